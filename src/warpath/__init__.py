@@ -1,0 +1,36 @@
+"""warpath: shortest paths on GPUs (and CPUs).
+
+Single-source shortest paths (negative weights too), breadth-first search,
+multi-source and all-pairs shortest paths, with methods from five GPU papers
+selectable by name and a numba CPU path for machines without a GPU.
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.Graph.from_edges([0, 1, 0], [1, 2, 2], [1, 1, 5])
+>>> warpath.sssp(g, 0).distances.tolist()
+[0.0, 1.0, 2.0]
+"""
+
+from . import generators, methods
+from . import apsp as _apsp_methods  # noqa: F401  (registers the APSP methods)
+from . import bfs as _bfs_methods  # noqa: F401  (registers the BFS methods)
+from . import sssp as _sssp_methods  # noqa: F401  (registers the SSSP methods)
+from .api import apsp, bfs, multi_source, sssp
+from .device import gpu_available
+from .errors import (DeviceError, EmptyGraphError, GraphError, GraphFormatError,
+                     MethodNotAvailable, NegativeCycleError, NegativeWeightError, SourceError,
+                     WarpathError)
+from .formats import read, write
+from .graph import Graph
+from .result import BFSResult, DistanceMatrix, SSSPResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Graph", "read", "write", "generators", "methods",
+    "sssp", "bfs", "multi_source", "apsp", "gpu_available",
+    "SSSPResult", "BFSResult", "DistanceMatrix",
+    "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
+    "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError",
+]

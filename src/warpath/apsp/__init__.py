@@ -1,0 +1,3 @@
+"""All-pairs and multi-source shortest-path methods; importing this package registers them all."""
+
+from . import floyd_warshall, johnson, repeated_sssp  # noqa: F401

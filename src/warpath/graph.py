@@ -1,0 +1,473 @@
+"""The Graph: an immutable CSR adjacency structure with the file's vertex labels.
+
+A :class:`Graph` holds three read-only arrays, ``indptr`` (offsets, length
+n + 1), ``indices`` (heads of the arcs, grouped by tail) and ``weights``
+(one per arc), a ``directed`` flag, and optionally the vertex labels of the
+file it came from.  Undirected graphs store both directions of every edge,
+so ``num_edges`` counts arcs (twice the undirected edges, self-loops once).
+Everything else (the reverse graph, degree statistics) is computed on demand
+and cached.
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], weights=[4, 1, 2])
+>>> g.num_vertices, g.num_edges
+(3, 3)
+>>> g.neighbors(0).tolist(), g.edge_weights(0).tolist()
+([1, 2], [4, 1])
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from .dtypes import index_dtype, weight_dtype
+from .errors import GraphError, SourceError
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view (the caller's own array keeps its flags)."""
+    view = np.ascontiguousarray(array).view()
+    view.flags.writeable = False
+    return view
+
+
+def _first_bad_weight(weights: np.ndarray) -> int | None:
+    if weights.dtype.kind != "f":
+        return None
+    bad = ~np.isfinite(weights)
+    if not bad.any():
+        return None
+    return int(np.argmax(bad))
+
+
+class Graph:
+    """A directed or undirected graph in compressed sparse row (CSR) form.
+
+    Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,
+    :meth:`from_dense` or :func:`warpath.read`; the constructor takes CSR arrays
+    directly and validates them.
+
+    Parameters
+    ----------
+    indptr : array of int, length ``num_vertices + 1``
+        Arc offsets: the arcs of vertex ``u`` are ``indptr[u]:indptr[u+1]``.
+    indices : array of int
+        The head vertex of each arc.
+    weights : array of int or float, optional
+        One weight per arc; ``None`` makes an unweighted graph (every weight 1).
+    directed : bool
+        Whether the arcs are one-way.  An undirected graph must already hold
+        both directions of every edge (the constructors ensure this).
+    labels : array, optional
+        The vertex ids of the source file (e.g. 1-based DIMACS ids); ``None``
+        means the labels are the indices 0..n-1.
+    coordinates : array of shape (n, 2), optional
+        Vertex coordinates (DIMACS ``.co`` files).
+    name : str, optional
+        A display name, usually the file name.
+
+    Raises
+    ------
+    GraphError
+        For inconsistent arrays, out-of-range heads or non-finite weights.
+
+    Examples
+    --------
+    >>> g = Graph([0, 2, 3, 3], [1, 2, 2], [1.5, 4.0, 1.0])
+    >>> g
+    <Graph directed, 3 vertices, 3 arcs, float64 weights>
+    """
+
+    def __init__(self, indptr, indices, weights=None, *, directed=True, labels=None,
+                 coordinates=None, name=None, validate=True):
+        indptr = np.asarray(indptr)
+        indices = np.asarray(indices)
+        if indices.size == 0:  # np.asarray([]) is float64
+            indices = indices.astype(np.int64)
+        if indptr.ndim != 1 or indptr.size == 0:
+            raise GraphError("indptr must be a one-dimensional array of length num_vertices + 1")
+        num_vertices = indptr.size - 1
+        num_edges = indices.size
+        self.weighted = weights is not None
+        if weights is None:
+            weights = np.ones(num_edges, dtype=np.int32)
+        weights = np.asarray(weights)
+        if validate:
+            self._validate(indptr, indices, weights, num_vertices)
+        self.indptr = _read_only(indptr.astype(index_dtype(num_edges), copy=False))
+        self.indices = _read_only(indices.astype(index_dtype(num_vertices), copy=False))
+        self.weights = _read_only(weights.astype(weight_dtype(weights.dtype), copy=False))
+        self.directed = bool(directed)
+        self.name = name
+        self._labels = None if labels is None else _read_only(np.asarray(labels))
+        if self._labels is not None and self._labels.shape[0] != num_vertices:
+            raise GraphError(f"{self._labels.shape[0]} labels given for {num_vertices} vertices")
+        self.coordinates = None if coordinates is None else _read_only(np.asarray(coordinates))
+        self._cache = {}
+
+    @staticmethod
+    def _validate(indptr, indices, weights, num_vertices):
+        if indptr.dtype.kind not in "iu" or indices.dtype.kind not in "iu":
+            raise GraphError("indptr and indices must be integer arrays")
+        if indices.ndim != 1 or weights.ndim != 1:
+            raise GraphError("indices and weights must be one-dimensional")
+        if weights.size != indices.size:
+            raise GraphError(f"{weights.size} weights given for {indices.size} arcs")
+        if indptr[0] != 0 or indptr[-1] != indices.size:
+            raise GraphError(
+                f"indptr must start at 0 and end at the number of arcs ({indices.size}), "
+                f"not {indptr[0]}..{indptr[-1]}")
+        if num_vertices and np.any(np.diff(indptr) < 0):
+            raise GraphError("indptr must be non-decreasing")
+        if indices.size and (indices.min() < 0 or indices.max() >= num_vertices):
+            bad = int(np.argmax((indices < 0) | (indices >= num_vertices)))
+            raise GraphError(
+                f"arc {bad} points to vertex {indices[bad]}, outside 0..{num_vertices - 1}")
+        if weights.dtype.kind not in "iufb":
+            raise GraphError(f"weights must be numbers, not {weights.dtype}")
+        bad = _first_bad_weight(weights)
+        if bad is not None:
+            tail = int(np.searchsorted(indptr, bad, side="right") - 1)
+            raise GraphError(
+                f"arc {bad} ({tail} -> {indices[bad]}) has weight {weights[bad]}: "
+                "weights must be finite numbers")
+
+    # ------------------------------------------------------------------ constructors
+
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, num_vertices=None, directed=True, *,
+                   labels=None, coordinates=None, name=None):
+        """Build a graph from parallel arrays of tails, heads and optional weights.
+
+        Duplicate arcs keep the smallest weight (unlike scipy's COO conversion,
+        which sums them); self-loops are kept; an undirected graph stores both
+        directions of every edge.
+
+        Parameters
+        ----------
+        src, dst : array_like of int
+            Tail and head of each edge, 0-based.
+        weights : array_like, optional
+            One weight per edge; ``None`` for an unweighted graph.
+        num_vertices : int, optional
+            Defaults to one more than the largest vertex index.
+        directed : bool
+            ``False`` stores each edge in both directions.
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        GraphError
+            For mismatched lengths, negative or out-of-range vertices, NaN weights.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 0, 1], [1, 1, 0], [5, 2, 7], directed=False)
+        >>> g.edge_weights(0).tolist()  # the duplicate 0-1 edges keep the minimum
+        [2]
+        """
+        src = np.asarray(src)
+        dst = np.asarray(dst)
+        if src.shape != dst.shape or src.ndim != 1:
+            raise GraphError(f"src and dst must be 1-D arrays of one length, not {src.shape} and {dst.shape}")
+        if src.size and (src.dtype.kind not in "iu" or dst.dtype.kind not in "iu"):
+            raise GraphError("vertex indices must be integers")
+        if weights is not None:
+            weights = np.asarray(weights)
+            if weights.shape != src.shape:
+                raise GraphError(f"{weights.size} weights given for {src.size} edges")
+            weights = weights.astype(weight_dtype(weights.dtype), copy=False)
+            bad = _first_bad_weight(weights)
+            if bad is not None:
+                raise GraphError(
+                    f"edge {bad} ({src[bad]} -> {dst[bad]}) has weight {weights[bad]}: "
+                    "weights must be finite numbers")
+        largest = int(max(src.max(), dst.max())) if src.size else -1
+        if src.size and min(int(src.min()), int(dst.min())) < 0:
+            raise GraphError("vertex indices must be non-negative")
+        if num_vertices is None:
+            num_vertices = largest + 1
+        elif largest >= num_vertices:
+            raise GraphError(f"edge endpoint {largest} is out of range for {num_vertices} vertices")
+        if not directed:
+            loops = src == dst
+            src, dst = np.concatenate([src, dst[~loops]]), np.concatenate([dst, src[~loops]])
+            if weights is not None:
+                weights = np.concatenate([weights, weights[~loops]])
+        indptr, indices, weights = _csr_keep_min(src, dst, weights, num_vertices)
+        return cls(indptr, indices, weights, directed=directed, labels=labels,
+                   coordinates=coordinates, name=name, validate=False)
+
+    @classmethod
+    def from_scipy(cls, matrix, directed=True):
+        """Build a graph from a scipy sparse matrix or array (entry ``[u, v]`` is arc u -> v).
+
+        Stored entries are arcs, explicit zeros included (scipy.sparse.csgraph's
+        convention); duplicate entries keep the minimum.  With ``directed=False``
+        an arc may be used both ways, as in scipy's ``directed=False``.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> g = Graph.from_scipy(sp.csr_array([[0, 3], [0, 0]]))
+        >>> g.num_edges
+        1
+        """
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix):
+            raise GraphError("from_scipy needs a scipy.sparse matrix or array (use from_dense for numpy)")
+        if matrix.shape[0] != matrix.shape[1]:
+            raise GraphError(f"an adjacency matrix must be square, not {matrix.shape}")
+        coo = matrix.tocoo()
+        return cls.from_edges(coo.row, coo.col, coo.data, num_vertices=matrix.shape[0],
+                              directed=directed)
+
+    @classmethod
+    def from_dense(cls, matrix, null_value=0, directed=True):
+        """Build a graph from a dense adjacency matrix.
+
+        Entries equal to ``null_value``, ``inf`` or NaN are non-edges, as in
+        ``scipy.sparse.csgraph.csgraph_from_dense``.
+
+        Examples
+        --------
+        >>> g = Graph.from_dense([[0, 2], [float("inf"), 0]])
+        >>> g.num_edges
+        1
+        """
+        matrix = np.asarray(matrix)
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise GraphError(f"an adjacency matrix must be square, not {matrix.shape}")
+        present = matrix != null_value
+        if matrix.dtype.kind == "f":
+            present &= np.isfinite(matrix)
+        src, dst = np.nonzero(present)
+        return cls.from_edges(src, dst, matrix[src, dst], num_vertices=matrix.shape[0],
+                              directed=directed)
+
+    @classmethod
+    def from_networkx(cls, nx_graph, weight="weight"):
+        """Build a graph from a networkx (Di)Graph or MultiGraph.
+
+        Vertex labels are the networkx nodes, in ``nx_graph.nodes`` order.
+        Edges without the ``weight`` attribute weigh 1; a graph where no edge
+        has it is unweighted.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
+        >>> g.num_vertices, g.num_edges, g.index_of("c")
+        (3, 4, 2)
+        """
+        nodes = list(nx_graph.nodes)
+        position = {node: i for i, node in enumerate(nodes)}
+        edges = list(nx_graph.edges(data=weight, default=None))
+        src = np.fromiter((position[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
+        dst = np.fromiter((position[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
+        raw = [w for _, _, w in edges]
+        weights = None
+        if any(w is not None for w in raw):
+            weights = np.array([1 if w is None else w for w in raw])
+        labels = np.array(nodes, dtype=object)
+        if all(isinstance(node, (int, np.integer)) for node in nodes):
+            labels = np.array(nodes, dtype=np.int64)
+        return cls.from_edges(src, dst, weights, num_vertices=len(nodes),
+                              directed=nx_graph.is_directed(), labels=labels)
+
+    # ------------------------------------------------------------------ conversions
+
+    def to_scipy(self):
+        """The graph as a ``scipy.sparse.csr_array`` (for an undirected graph, symmetric).
+
+        Examples
+        --------
+        >>> Graph.from_edges([0], [1], [3]).to_scipy().toarray().tolist()
+        [[0, 3], [0, 0]]
+        """
+        import scipy.sparse as sp
+
+        n = self.num_vertices
+        return sp.csr_array((self.weights, self.indices, self.indptr), shape=(n, n))
+
+    def to_networkx(self):
+        """The graph as a networkx ``DiGraph`` (or ``Graph``), nodes 0..n-1 with a ``label`` attribute.
+
+        Examples
+        --------
+        >>> nxg = Graph.from_edges([0], [1], [3]).to_networkx()
+        >>> nxg[0][1]["weight"]
+        3
+        """
+        import networkx as nx
+
+        nx_graph = nx.DiGraph() if self.directed else nx.Graph()
+        labels = self.labels.tolist()
+        nx_graph.add_nodes_from((i, {"label": labels[i]}) for i in range(self.num_vertices))
+        src = np.repeat(np.arange(self.num_vertices), np.diff(self.indptr))
+        nx_graph.add_weighted_edges_from(
+            zip(src.tolist(), self.indices.tolist(), self.weights.tolist()))
+        return nx_graph
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def num_vertices(self) -> int:
+        """The number of vertices."""
+        return self.indptr.size - 1
+
+    @property
+    def num_edges(self) -> int:
+        """The number of stored arcs (an undirected edge counts twice, a self-loop once)."""
+        return self.indices.size
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The vertex ids of the source file, indexed by internal vertex (0..n-1 when none)."""
+        if self._labels is None:
+            return np.arange(self.num_vertices)
+        return self._labels
+
+    @property
+    def has_labels(self) -> bool:
+        """Whether the vertices carry labels other than their indices."""
+        return self._labels is not None
+
+    def index_of(self, label) -> int:
+        """The internal 0-based index of the vertex with file label ``label``.
+
+        Raises
+        ------
+        SourceError
+            If no vertex has that label.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0], [1], labels=[10, 20])
+        >>> g.index_of(20)
+        1
+        """
+        if self._labels is None:
+            index = int(label)
+            if index != label or not 0 <= index < self.num_vertices:
+                raise SourceError(f"vertex {label!r} is not in the graph (0..{self.num_vertices - 1})")
+            return index
+        lookup = self._cached("label_index", lambda: {
+            (lab.item() if hasattr(lab, "item") else lab): i for i, lab in enumerate(self._labels)})
+        key = label.item() if hasattr(label, "item") else label
+        if key not in lookup:
+            raise SourceError(f"no vertex is labelled {label!r} in this graph")
+        return lookup[key]
+
+    def neighbors(self, u: int) -> np.ndarray:
+        """The heads of the arcs leaving vertex ``u``."""
+        return self.indices[self.indptr[u]:self.indptr[u + 1]]
+
+    def edge_weights(self, u: int) -> np.ndarray:
+        """The weights of the arcs leaving vertex ``u``, aligned with :meth:`neighbors`."""
+        return self.weights[self.indptr[u]:self.indptr[u + 1]]
+
+    def out_degrees(self) -> np.ndarray:
+        """The out-degree of every vertex."""
+        return np.diff(self.indptr)
+
+    def in_degrees(self) -> np.ndarray:
+        """The in-degree of every vertex."""
+        return self._cached("in_degrees", lambda: np.bincount(self.indices, minlength=self.num_vertices))
+
+    @property
+    def min_weight(self):
+        """The smallest arc weight (0 for a graph without arcs)."""
+        return self._cached("min_weight", lambda: self.weights.min().item() if self.num_edges else 0)
+
+    @property
+    def max_abs_weight(self):
+        """The largest absolute arc weight (0 for a graph without arcs)."""
+        return self._cached(
+            "max_abs_weight",
+            lambda: np.abs(self.weights.astype(np.float64)).max().item() if self.num_edges else 0)
+
+    @property
+    def has_negative_weights(self) -> bool:
+        """Whether any arc weight is negative."""
+        return self.min_weight < 0
+
+    def tails(self) -> np.ndarray:
+        """The tail vertex of every arc, aligned with ``indices`` (computed once)."""
+        return self._cached("tails", lambda: np.repeat(
+            np.arange(self.num_vertices, dtype=self.indices.dtype), np.diff(self.indptr)))
+
+    def reverse(self) -> "Graph":
+        """The graph with every arc turned around (computed once; an undirected graph is its own).
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 0], [1, 2]).reverse().neighbors(2).tolist()
+        [0]
+        """
+        if not self.directed:
+            return self
+        return self._cached("reverse", self._build_reverse)
+
+    def _build_reverse(self) -> "Graph":
+        order = np.argsort(self.indices, kind="stable")
+        counts = np.bincount(self.indices, minlength=self.num_vertices)
+        indptr = np.zeros(self.num_vertices + 1, dtype=np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        return Graph(indptr, self.tails()[order], self.weights[order] if self.weighted else None,
+                     directed=True, labels=self._labels, coordinates=self.coordinates,
+                     name=self.name, validate=False)
+
+    def stats(self):
+        """The graph's characteristics, as in Table 1 of the H-BF paper (computed once).
+
+        Returns
+        -------
+        warpath.graph_stats.GraphStats
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 1], [1, 2]).stats().max_out_degree
+        1
+        """
+        from .graph_stats import compute_stats
+
+        return self._cached("stats", lambda: compute_stats(self))
+
+    def _cached(self, key, compute):
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        weights = f"{self.weights.dtype} weights" if self.weighted else "unweighted"
+        name = f" {self.name!r}" if self.name else ""
+        return f"<Graph{name} {kind}, {self.num_vertices} vertices, {self.num_edges} arcs, {weights}>"
+
+
+def _csr_keep_min(src, dst, weights, num_vertices):
+    """Sort arcs by (tail, head), keep the lightest of duplicates, and build CSR offsets."""
+    key = src.astype(np.int64) * max(num_vertices, 1) + dst.astype(np.int64)
+    already_canonical = key.size < 2 or bool(np.all(key[1:] > key[:-1]))
+    if not already_canonical:
+        order = np.argsort(key, kind="stable") if weights is None else np.lexsort((weights, key))
+        key = key[order]
+        keep = np.empty(key.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(key[1:], key[:-1], out=keep[1:])
+        order = order[keep]
+        src, dst = src[order], dst[order]
+        if weights is not None:
+            weights = weights[order]
+    counts = np.bincount(src, minlength=num_vertices) if src.size else np.zeros(num_vertices, np.int64)
+    indptr = np.zeros(num_vertices + 1, dtype=index_dtype(src.size))
+    np.cumsum(counts, out=indptr[1:])
+    return indptr, dst.astype(index_dtype(num_vertices), copy=False), weights

@@ -1,0 +1,304 @@
+"""Result types: distances, predecessors, path reconstruction and run statistics.
+
+Every solver returns one of these values rather than a tuple:
+:class:`SSSPResult` (one source), :class:`BFSResult` (levels and parents) and
+:class:`DistanceMatrix` (several sources at once: multi-source and APSP).
+Distances are float64 with ``inf`` for unreachable vertices (scipy's
+convention); predecessors and parents use ``-1`` where there is none (scipy
+uses -9999).
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.Graph.from_edges([0, 1], [1, 2], [2, 3])
+>>> r = warpath.sssp(g, 0)
+>>> r.distances.tolist(), r.path(2).tolist()
+([0.0, 2.0, 5.0], [0, 1, 2])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import SourceError
+
+NO_VERTEX = -1
+
+
+def walk_predecessors(predecessors: np.ndarray, source: int, target: int) -> np.ndarray:
+    """The path source -> target read backwards off a predecessor array (empty if unreachable).
+
+    Examples
+    --------
+    >>> walk_predecessors(np.array([-1, 0, 1]), 0, 2).tolist()
+    [0, 1, 2]
+    """
+    if target == source:
+        return np.array([source], dtype=np.int64)
+    if predecessors[target] == NO_VERTEX:
+        return np.empty(0, dtype=np.int64)
+    path = [target]
+    vertex = target
+    for _ in range(predecessors.shape[0]):
+        vertex = int(predecessors[vertex])
+        if vertex == NO_VERTEX:
+            return np.empty(0, dtype=np.int64)
+        path.append(vertex)
+        if vertex == source:
+            return np.array(path[::-1], dtype=np.int64)
+    raise RuntimeError(f"the predecessors of vertex {target} form a cycle that misses the source")
+
+
+def _check_vertex(vertex, num_vertices, what="target") -> int:
+    index = int(vertex)
+    if index != vertex or not 0 <= index < num_vertices:
+        raise SourceError(f"{what} {vertex!r} is out of range 0..{num_vertices - 1}")
+    return index
+
+
+def _as_exact_distances(raw: np.ndarray):
+    """Int64 distances (int64 max where unreachable) from any integer array, else ``None``."""
+    if raw.dtype.kind not in "iu":
+        return None
+    out = raw.astype(np.int64)
+    out[raw == np.iinfo(raw.dtype).max] = np.iinfo(np.int64).max
+    return out
+
+
+def _as_float_distances(raw: np.ndarray) -> np.ndarray:
+    """Float64 distances with ``inf`` for unreachable, from float or sentinel-int arrays."""
+    if raw.dtype.kind == "f":
+        return raw.astype(np.float64, copy=False)
+    out = raw.astype(np.float64)
+    out[raw == np.iinfo(raw.dtype).max] = np.inf
+    return out
+
+
+def _to_host(array):
+    """A numpy array from a numpy array or a device array (numba, CuPy: anything with
+    ``copy_to_host`` or ``get``)."""
+    if hasattr(array, "copy_to_host"):
+        return array.copy_to_host()
+    if hasattr(array, "get") and not isinstance(array, np.ndarray):
+        return array.get()
+    return np.asarray(array)
+
+
+class _LazyArrays:
+    """Distances and predecessors that stay where they were computed until first read.
+
+    A GPU method hands over device arrays; they are copied to the host (and
+    converted to float64 / int64) only when a caller reads them.  The raw
+    device arrays stay available as ``device_distances`` / ``device_predecessors``.
+    """
+
+    def __init__(self, distances, predecessors):
+        on_host = isinstance(distances, np.ndarray) or not (
+            hasattr(distances, "copy_to_host") or hasattr(distances, "get"))
+        self.device_distances = None if on_host else distances
+        self.device_predecessors = None if predecessors is None or on_host else predecessors
+        self._raw_distances = np.asarray(distances) if on_host else None
+        self._raw_predecessors = predecessors if on_host else None
+        self._has_predecessors = predecessors is not None
+        self._cache = {}
+
+    def _raw(self):
+        if self._raw_distances is None:
+            self._raw_distances = _to_host(self.device_distances)
+        return self._raw_distances
+
+    @property
+    def distances(self):
+        if "distances" not in self._cache:
+            self._cache["distances"] = _as_float_distances(self._raw())
+        return self._cache["distances"]
+
+    @property
+    def exact_distances(self):
+        if "exact" not in self._cache:
+            self._cache["exact"] = _as_exact_distances(self._raw())
+        return self._cache["exact"]
+
+    @property
+    def predecessors(self):
+        if not self._has_predecessors:
+            return None
+        if "predecessors" not in self._cache:
+            raw = self._raw_predecessors
+            if raw is None:
+                raw = _to_host(self.device_predecessors)
+            self._cache["predecessors"] = np.asarray(raw, dtype=np.int64)
+        return self._cache["predecessors"]
+
+
+class SSSPResult:
+    """Shortest paths from one source.
+
+    Attributes
+    ----------
+    source : int
+        The source vertex (0-based).
+    distances : ndarray of float64
+        Distance to every vertex, ``inf`` where unreachable.
+    predecessors : ndarray of int64 or None
+        The vertex before each one on a shortest path, -1 for the source and
+        unreachable vertices; ``None`` when not requested.
+    stats : dict
+        ``method``, ``device``, ``seconds``, ``iterations``, ``relaxations`` and
+        method-specific counters (kernel ``launches``, ``host_syncs``, ...).
+    exact_distances : ndarray of int64 or None
+        For integer weights, the exact integer distances (int64 max where
+        unreachable); float64 rounds above 2**53.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> r = warpath.sssp(warpath.Graph.from_edges([0], [1], [7]), 0)
+    >>> r.reached, r.distances[1]
+    (2, 7.0)
+    """
+
+    def __init__(self, source, distances, predecessors=None, stats=None):
+        self.source = int(source)
+        self._arrays = _LazyArrays(distances, predecessors)
+        self.stats = dict(stats or {})
+
+    distances = property(lambda self: self._arrays.distances,
+                         doc="Float64 distances, ``inf`` where unreachable.")
+    exact_distances = property(lambda self: self._arrays.exact_distances,
+                               doc="Exact int64 distances for integer weights, else ``None``.")
+    predecessors = property(lambda self: self._arrays.predecessors,
+                            doc="Predecessor of each vertex (-1 where none), or ``None``.")
+    device_distances = property(lambda self: self._arrays.device_distances,
+                                doc="The distances as the GPU left them (``None`` for CPU results).")
+
+    @property
+    def reached(self) -> int:
+        """How many vertices are reachable from the source (the source included)."""
+        return int(np.count_nonzero(np.isfinite(self.distances)))
+
+    def path(self, target) -> np.ndarray:
+        """The vertices of a shortest path from the source to ``target`` (empty if unreachable).
+
+        Raises
+        ------
+        ValueError
+            If the result was computed with ``predecessors=False``.
+        SourceError
+            If ``target`` is not a vertex.
+        """
+        if self.predecessors is None:
+            raise ValueError("this result has no predecessors: compute it with predecessors=True")
+        target = _check_vertex(target, self.distances.shape[0])
+        return walk_predecessors(self.predecessors, self.source, target)
+
+    def __repr__(self):
+        return (f"<SSSPResult source={self.source} reached={self.reached}/{self.distances.size} "
+                f"method={self.stats.get('method')} device={self.stats.get('device')}>")
+
+
+class BFSResult:
+    """Breadth-first search levels and parents from one source.
+
+    Attributes
+    ----------
+    source : int
+    levels : ndarray of int64
+        Hop distance from the source, -1 where unreachable.
+    parents : ndarray of int64 or None
+        The BFS tree parent of each vertex, -1 for the source and unreachable vertices.
+    stats : dict
+
+    Examples
+    --------
+    >>> import warpath
+    >>> r = warpath.bfs(warpath.Graph.from_edges([0, 1], [1, 2]), 0)
+    >>> r.levels.tolist(), r.path(2).tolist()
+    ([0, 1, 2], [0, 1, 2])
+    """
+
+    def __init__(self, source, levels, parents=None, stats=None):
+        self.source = int(source)
+        self.levels = np.asarray(levels, dtype=np.int64)
+        self.parents = None if parents is None else np.asarray(parents, dtype=np.int64)
+        self.predecessors = self.parents
+        self.stats = dict(stats or {})
+
+    @property
+    def distances(self) -> np.ndarray:
+        """Levels as float64 distances with ``inf`` where unreachable (as an SSSP result)."""
+        out = self.levels.astype(np.float64)
+        out[self.levels < 0] = np.inf
+        return out
+
+    @property
+    def reached(self) -> int:
+        """How many vertices the search reached (the source included)."""
+        return int(np.count_nonzero(self.levels >= 0))
+
+    def path(self, target) -> np.ndarray:
+        """The vertices of a fewest-hops path from the source to ``target`` (empty if unreachable)."""
+        if self.parents is None:
+            raise ValueError("this result has no parents: compute it with predecessors=True")
+        target = _check_vertex(target, self.levels.shape[0])
+        return walk_predecessors(self.parents, self.source, target)
+
+    def __repr__(self):
+        return f"<BFSResult source={self.source} reached={self.reached}/{self.levels.size}>"
+
+
+class DistanceMatrix:
+    """Shortest paths from several sources: multi-source SSSP and APSP.
+
+    Attributes
+    ----------
+    sources : ndarray of int64
+        The source of each row.
+    distances : ndarray of float64, shape (len(sources), num_vertices)
+    predecessors : ndarray of int64 or None, same shape
+    stats : dict
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    >>> m = warpath.apsp(g)
+    >>> m.distances[0].tolist(), m.path(0, 2).tolist()
+    ([0.0, 1.0, 2.0], [0, 1, 2])
+    """
+
+    def __init__(self, sources, distances, predecessors=None, stats=None):
+        self.sources = np.asarray(sources, dtype=np.int64)
+        self._arrays = _LazyArrays(distances, predecessors)
+        self.stats = dict(stats or {})
+        self._row_of = {int(s): i for i, s in enumerate(self.sources)}
+
+    distances = SSSPResult.distances
+    exact_distances = SSSPResult.exact_distances
+    predecessors = SSSPResult.predecessors
+    device_distances = SSSPResult.device_distances
+
+    def row(self, source) -> SSSPResult:
+        """The single-source result for ``source`` (one of :attr:`sources`)."""
+        i = self._row_index(source)
+        predecessors = None if self.predecessors is None else self.predecessors[i]
+        raw = self.distances[i] if self.exact_distances is None else self.exact_distances[i]
+        return SSSPResult(self.sources[i], raw, predecessors, self.stats)
+
+    def path(self, source, target) -> np.ndarray:
+        """The vertices of a shortest path from ``source`` to ``target`` (empty if unreachable)."""
+        if self.predecessors is None:
+            raise ValueError("this result has no predecessors: compute it with predecessors=True")
+        i = self._row_index(source)
+        target = _check_vertex(target, self.distances.shape[1])
+        return walk_predecessors(self.predecessors[i], int(self.sources[i]), target)
+
+    def _row_index(self, source) -> int:
+        key = int(source)
+        if key not in self._row_of:
+            raise SourceError(f"vertex {source!r} is not one of the sources of this result")
+        return self._row_of[key]
+
+    def __repr__(self):
+        k, n = self.distances.shape
+        return f"<DistanceMatrix {k} sources x {n} vertices method={self.stats.get('method')}>"

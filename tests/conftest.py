@@ -1,0 +1,37 @@
+"""Test-wide set-up: the CUDA simulator when there is no GPU, and the ``gpu`` marker.
+
+Without an NVIDIA driver, GPU kernels run under numba's CUDA simulator
+(``NUMBA_ENABLE_CUDASIM=1``), which must be chosen before numba.cuda is first
+imported, hence here.  Tests marked ``gpu`` need a real device and are
+skipped under the simulator.
+"""
+
+import os
+import shutil
+
+import pytest
+
+if shutil.which("nvidia-smi") is None:
+    os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "shared", "datasets")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not SIMULATED:
+        return
+    skip = pytest.mark.skip(reason="needs a real CUDA GPU (runs under the simulator here)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def datasets_dir():
+    """The shared real graphs (../shared/datasets), or skip when this checkout has none."""
+    path = os.path.abspath(DATASETS)
+    if not os.path.isdir(path):
+        pytest.skip(f"the shared datasets are not at {path}")
+    return path

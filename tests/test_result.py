@@ -1,0 +1,84 @@
+"""Result types: conversions, lazy device arrays, paths."""
+
+import numpy as np
+import pytest
+
+from warpath import SourceError
+from warpath.result import BFSResult, DistanceMatrix, SSSPResult, walk_predecessors
+
+
+def test_integer_sentinel_becomes_inf_and_exact_values_kept():
+    big = np.iinfo(np.int64).max
+    r = SSSPResult(0, np.array([0, 2**60 + 1, big], dtype=np.int64), np.array([-1, 0, -1]))
+    assert r.distances.tolist()[2] == np.inf
+    assert r.exact_distances.tolist() == [0, 2**60 + 1, big]
+    assert r.reached == 2
+
+
+def test_int32_sentinel_maps_to_int64_max():
+    r = SSSPResult(0, np.array([0, np.iinfo(np.int32).max], dtype=np.int32))
+    assert r.exact_distances[1] == np.iinfo(np.int64).max and r.distances[1] == np.inf
+
+
+def test_float_distances_have_no_exact_copy():
+    r = SSSPResult(1, np.array([np.inf, 0.0], dtype=np.float32))
+    assert r.exact_distances is None and r.distances.dtype == np.float64
+
+
+class FakeDeviceArray:
+    """Stands in for a numba device array: counts copies to the host."""
+
+    def __init__(self, data):
+        self.data = data
+        self.copies = 0
+
+    def copy_to_host(self):
+        self.copies += 1
+        return self.data.copy()
+
+
+def test_device_arrays_are_copied_once_and_only_when_read():
+    dist = FakeDeviceArray(np.array([0, 5], dtype=np.int32))
+    pred = FakeDeviceArray(np.array([-1, 0], dtype=np.int32))
+    r = SSSPResult(0, dist, pred)
+    assert dist.copies == 0 and pred.copies == 0
+    assert r.device_distances is dist
+    assert r.distances.tolist() == [0.0, 5.0]
+    r.distances
+    r.exact_distances
+    assert dist.copies == 1 and pred.copies == 0
+    assert r.path(1).tolist() == [0, 1] and pred.copies == 1
+
+
+def test_path_reconstruction_and_errors():
+    pred = np.array([-1, 0, 1, -1, 2])
+    r = SSSPResult(0, np.array([0.0, 1, 2, np.inf, 3]), pred)
+    assert r.path(4).tolist() == [0, 1, 2, 4]
+    assert r.path(0).tolist() == [0]
+    assert r.path(3).tolist() == []
+    with pytest.raises(SourceError):
+        r.path(9)
+    with pytest.raises(ValueError, match="predecessors=True"):
+        SSSPResult(0, np.zeros(2)).path(1)
+
+
+def test_walk_predecessors_detects_a_cycle():
+    with pytest.raises(RuntimeError, match="cycle"):
+        walk_predecessors(np.array([-1, 2, 1]), 0, 1)
+
+
+def test_bfs_result_levels_and_distances():
+    r = BFSResult(0, [0, 1, -1], [-1, 0, -1])
+    assert r.distances.tolist() == [0.0, 1.0, np.inf]
+    assert r.reached == 2 and r.path(1).tolist() == [0, 1] and r.path(2).tolist() == []
+
+
+def test_distance_matrix_rows_and_paths():
+    m = DistanceMatrix([2, 0], np.array([[np.inf, 1.0, 0.0], [0.0, 4.0, 5.0]]),
+                       np.array([[-1, 2, -1], [-1, 0, 1]]))
+    assert m.path(0, 2).tolist() == [0, 1, 2]
+    assert m.path(2, 0).tolist() == []
+    row = m.row(2)
+    assert row.source == 2 and row.distances.tolist() == [np.inf, 1.0, 0.0]
+    with pytest.raises(SourceError, match="not one of the sources"):
+        m.row(1)
