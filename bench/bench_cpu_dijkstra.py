@@ -1,0 +1,88 @@
+"""Time warpath's CPU Dijkstra against scipy.sparse.csgraph.dijkstra.
+
+Both are warm (JIT compiled, first call discarded) and both compute
+predecessors; each number is the median over random sources, the two
+solvers alternating source by source.  The graphs: a
+514 x 514 road-like grid (the size of DIMACS USA-road-d.NY: 264K vertices)
+and the Helsinki OSM driving network shipped in ../shared/datasets.
+
+Run: ``PYTHONPATH=src python3 bench/bench_cpu_dijkstra.py [--sources 20]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import statistics
+import time
+
+import numpy as np
+import scipy.sparse.csgraph as csgraph
+
+import warpath
+
+DATASETS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
+
+
+def load_helsinki():
+    """The Helsinki road graph, with warpath.read when the formats module has it."""
+    path = os.path.join(DATASETS, "helsinki-osm-drive.gr.gz")
+    try:
+        return warpath.read(path)
+    except (NotImplementedError, AttributeError, ImportError):
+        with gzip.open(path, "rt") as text:
+            arcs = np.array([line.split()[1:] for line in text if line.startswith("a ")],
+                            dtype=np.int64)
+        return warpath.Graph.from_edges(arcs[:, 0] - 1, arcs[:, 1] - 1, arcs[:, 2])
+
+
+def timed(run, source):
+    start = time.perf_counter()
+    run(source)
+    return time.perf_counter() - start
+
+
+def bench(name, graph, num_sources, seed):
+    """Median seconds per source for both solvers, alternating them source by source.
+
+    Alternating keeps a busy machine from favouring whichever ran second.
+    """
+    sources = np.random.default_rng(seed).integers(0, graph.num_vertices, num_sources)
+    csr = graph.to_scipy()
+
+    def ours(s):
+        return warpath.sssp(graph, s, method="dijkstra", device="cpu")
+
+    def theirs(s):
+        return csgraph.dijkstra(csr, indices=s, return_predecessors=True)
+
+    ours(0), theirs(0)  # warm-up: JIT compile (or load the numba cache), page in the arrays
+    ours_times, theirs_times = [], []
+    for source in sources.tolist():
+        ours_times.append(timed(ours, source))
+        theirs_times.append(timed(theirs, source))
+    check = int(sources[0])
+    assert np.array_equal(ours(check).distances, csgraph.dijkstra(csr, indices=check))
+    mine, scipys = statistics.median(ours_times), statistics.median(theirs_times)
+    print(f"| {name:<26} | {graph.num_vertices:>9,} | {graph.num_edges:>10,} | "
+          f"{mine * 1e3:>10.2f} | {scipys * 1e3:>10.2f} | {scipys / mine:>7.2f}x |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sources", type=int, default=20, help="random sources per graph")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print("| graph                      |  vertices |       arcs | warpath ms |   scipy ms |"
+          " speed-up |")
+    print("| -------------------------- | --------: | ---------: | ---------: | ---------: |"
+          " -------: |")
+    for weights in ("int", "float"):
+        graph = warpath.generators.grid(514, 514, seed=args.seed, weights=weights)
+        bench(f"grid 514x514 ({weights})", graph, args.sources, args.seed)
+    bench("helsinki-osm-drive", load_helsinki(), args.sources, args.seed)
+
+
+if __name__ == "__main__":
+    main()
