@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from warpath import Graph, GraphError, SourceError
-from warpath.graph import _csr_keep_min
+from warpath.csr import build_csr
 
 
 def test_from_edges_builds_sorted_csr():
@@ -185,10 +185,18 @@ def test_degrees_weights_and_tails():
     assert g.min_weight == -4 and g.max_abs_weight == 5 and g.has_negative_weights
 
 
-def test_csr_keep_min_handles_already_canonical_input():
-    indptr, indices, weights = _csr_keep_min(np.array([0, 0, 1]), np.array([1, 2, 0]),
-                                             np.array([1.0, 2.0, 3.0]), 3)
-    assert indptr.tolist() == [0, 2, 3, 3] and weights.tolist() == [1.0, 2.0, 3.0]
+def test_build_csr_matches_a_global_sort_on_shuffled_arcs():
+    rng = np.random.default_rng(9)
+    src, dst = rng.integers(0, 50, 3000), rng.integers(0, 50, 3000)
+    weights = rng.integers(-5, 20, 3000)
+    indptr, heads, kept = build_csr(src, dst, weights, 50)
+    best = {}
+    for u, v, w in zip(src.tolist(), dst.tolist(), weights.tolist()):
+        best[u, v] = min(w, best.get((u, v), w))
+    expected = sorted(best)
+    assert heads.tolist() == [v for _, v in expected]
+    assert kept.tolist() == [best[arc] for arc in expected]
+    assert indptr.tolist() == np.searchsorted([u for u, _ in expected], np.arange(51)).tolist()
 
 
 def test_repr_mentions_kind_and_size():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .csr import build_csr
 from .dtypes import index_dtype, weight_dtype
 from .errors import GraphError, SourceError
 
@@ -200,7 +201,7 @@ class Graph:
             src, dst = np.concatenate([src, dst[~loops]]), np.concatenate([dst, src[~loops]])
             if weights is not None:
                 weights = np.concatenate([weights, weights[~loops]])
-        indptr, indices, weights = _csr_keep_min(src, dst, weights, num_vertices)
+        indptr, indices, weights = build_csr(src, dst, weights, num_vertices)
         return cls(indptr, indices, weights, directed=directed, labels=labels,
                    coordinates=coordinates, name=name, validate=False)
 
@@ -451,23 +452,3 @@ class Graph:
         weights = f"{self.weights.dtype} weights" if self.weighted else "unweighted"
         name = f" {self.name!r}" if self.name else ""
         return f"<Graph{name} {kind}, {self.num_vertices} vertices, {self.num_edges} arcs, {weights}>"
-
-
-def _csr_keep_min(src, dst, weights, num_vertices):
-    """Sort arcs by (tail, head), keep the lightest of duplicates, and build CSR offsets."""
-    key = src.astype(np.int64) * max(num_vertices, 1) + dst.astype(np.int64)
-    already_canonical = key.size < 2 or bool(np.all(key[1:] > key[:-1]))
-    if not already_canonical:
-        order = np.argsort(key, kind="stable") if weights is None else np.lexsort((weights, key))
-        key = key[order]
-        keep = np.empty(key.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(key[1:], key[:-1], out=keep[1:])
-        order = order[keep]
-        src, dst = src[order], dst[order]
-        if weights is not None:
-            weights = weights[order]
-    counts = np.bincount(src, minlength=num_vertices) if src.size else np.zeros(num_vertices, np.int64)
-    indptr = np.zeros(num_vertices + 1, dtype=index_dtype(src.size))
-    np.cumsum(counts, out=indptr[1:])
-    return indptr, dst.astype(index_dtype(num_vertices), copy=False), weights
