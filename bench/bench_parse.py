@@ -24,7 +24,6 @@ import numpy as np
 
 import warpath
 from warpath.formats import _text
-from warpath.formats._csr import graph_from_arcs
 
 
 def make_graph(num_arcs, seed=0):
@@ -34,7 +33,7 @@ def make_graph(num_arcs, seed=0):
     src = rng.integers(0, n, num_arcs)
     dst = rng.integers(0, n, num_arcs)
     weights = rng.integers(1, 1_000_000, num_arcs)
-    return graph_from_arcs(src, dst, weights, n, name=f"bench-{num_arcs}")
+    return warpath.Graph.from_edges(src, dst, weights, n, name=f"bench-{num_arcs}")
 
 
 def write_shuffled(graph, path, seed=1):

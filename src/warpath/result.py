@@ -154,7 +154,7 @@ class SSSPResult:
     --------
     >>> import warpath
     >>> r = warpath.sssp(warpath.Graph.from_edges([0], [1], [7]), 0)
-    >>> r.reached, r.distances[1]
+    >>> r.reached, r.distances.tolist()[1]
     (2, 7.0)
     """
 

@@ -1,0 +1,173 @@
+"""The ``warpath bench`` command: its arguments and what it does.
+
+``warpath bench SUITE [--device auto|cpu|cuda] [--output DIR] [--quick] [--repeat N]
+[--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--no-plots]``
+
+SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
+``safari``, ``agarwal``, ``quick``) or a path to a TOML file.  ``--quick``
+alone runs the ``quick`` suite; with a SUITE it runs that suite at its quick
+sizes (a smoke test of a paper's suite).  The exit code is 0 when every run
+that ran gave the right answer, 1 when one was wrong (FAILED) or crashed
+(ERROR), 2 for a bad suite or command line.
+
+The CLI's ``bench`` subcommand calls :func:`configure` and :func:`run`;
+``python -m warpath.benchmark`` does the same.
+
+Examples
+--------
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="warpath bench")
+>>> configure(parser)
+>>> args = parser.parse_args(["--quick", "--repeat", "2"])
+>>> args.suite, args.quick, args.repeat, args.device
+(None, True, 2, 'auto')
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+from ..errors import WarpathError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``warpath bench`` to ``parser`` (a parser or a subparser).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> configure(parser)
+    >>> parser.parse_args(["hbf", "--device", "cpu", "--sources", "5"]).sources
+    5
+    """
+    parser.description = parser.description or __doc__.split("\n\n")[0]
+    parser.add_argument("suite", nargs="?", default=None,
+                        help="suite name in bench/suites (hbf, okuyama, harish, safari, agarwal, "
+                             "quick) or a path to a suite .toml; --quick alone means 'quick'")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                        help="cpu: CPU methods and peers only; cuda: GPU methods too (the CPU "
+                             "ones still run as baselines); auto: cuda when a real GPU is usable")
+    parser.add_argument("--output", "-o", metavar="DIR", default="bench-results",
+                        help="directory for SUITE.json, SUITE.md and the plots "
+                             "(default: ./bench-results)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, few sources, one repetition (CI); alone: the quick suite")
+    parser.add_argument("--repeat", type=_positive_int, metavar="N",
+                        help="repetitions per run (default: the suite's)")
+    parser.add_argument("--sources", type=_positive_int, metavar="N",
+                        help="random sources per graph, H-BF policy (default: the suite's)")
+    parser.add_argument("--experiment", action="append", metavar="ID",
+                        help="run only this experiment (repeatable)")
+    parser.add_argument("--max-seconds", type=float, metavar="S",
+                        help="time budget per run: stop taking sources / repetitions after S s")
+    parser.add_argument("--max-edges", type=_positive_int, metavar="N",
+                        help="skip graphs with more than N arcs")
+    parser.add_argument("--no-plots", action="store_true", help="do not draw plots")
+    parser.add_argument("--list", action="store_true", help="list the known suites and exit")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
+    return value
+
+
+def benchmark_devices(device: str) -> tuple:
+    """The devices a benchmark uses for ``--device``.
+
+    ``auto`` takes the GPU only when a real one is usable: the CUDA simulator
+    is for correctness tests, far too slow to time anything.
+
+    Raises
+    ------
+    DeviceError
+        For ``cuda`` without a usable GPU.
+
+    Examples
+    --------
+    >>> benchmark_devices("cpu")
+    ('cpu',)
+    """
+    from ..device import gpu_status
+    from ..errors import DeviceError
+    from .timing import cuda_simulated
+
+    if device == "cpu":
+        return ("cpu",)
+    usable, reason = gpu_status()
+    if device == "cuda":
+        if not usable:
+            raise DeviceError(f"--device cuda is not usable here: {reason}")
+        return ("cpu", "cuda")
+    return ("cpu", "cuda") if usable and not cuda_simulated() else ("cpu",)
+
+
+def run(args) -> int:
+    """Run the benchmark the parsed ``args`` describe; returns the exit code.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> configure(parser)
+    >>> run(parser.parse_args(["--list"]))  # doctest: +ELLIPSIS
+    agarwal...
+    0
+    """
+    from .output import write_results
+    from .runner import run_suite
+    from .suite import available_suites, load_suite
+
+    if args.list:
+        print("\n".join(available_suites()))
+        return 0
+    name = args.suite or ("quick" if args.quick else None)
+    if name is None:
+        print("warpath bench: give a SUITE (" + ", ".join(available_suites())
+              + ") or --quick", file=sys.stderr)
+        return 2
+    try:
+        suite = load_suite(name)
+        devices = benchmark_devices(args.device)
+        results = run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
+                            sources=args.sources, max_seconds=args.max_seconds,
+                            max_edges=args.max_edges, experiments=args.experiment)
+    except WarpathError as exc:
+        print(f"warpath bench: {exc}", file=sys.stderr)
+        return 2
+    command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
+    paths = write_results(results, args.output, command=command, plots=not args.no_plots)
+    bad = [r for r in results["runs"] if r["status"] in ("FAILED", "ERROR")]
+    print(f"wrote {', '.join(paths)}")
+    if bad:
+        for r in bad:
+            print(f"{r['status']}: {r['experiment']} / {r['graph']} / {r['label']}: {r['reason']}",
+                  file=sys.stderr)
+        return 1
+    return 0
+
+
+def _argv_of(args) -> list:
+    """The command-line words that give ``args`` back (for the record in the report)."""
+    words = [args.suite] if args.suite else []
+    if args.device != "auto":
+        words += ["--device", args.device]
+    if args.quick:
+        words.append("--quick")
+    for flag in ("repeat", "sources", "max_seconds", "max_edges"):
+        value = getattr(args, flag)
+        if value is not None:
+            words += [f"--{flag.replace('_', '-')}", str(value)]
+    for experiment in args.experiment or ():
+        words += ["--experiment", experiment]
+    words += ["--output", str(args.output)]
+    if args.no_plots:
+        words.append("--no-plots")
+    return words

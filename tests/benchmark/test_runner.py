@@ -1,0 +1,196 @@
+"""Running suites: wrong answers FAIL, missing methods are PENDING, missing peers SKIPPED, output."""
+
+import json
+
+import numpy as np
+import pytest
+
+import warpath
+from benchmark._suites import tiny_suite
+from warpath.benchmark import peers as peer_module
+from warpath.benchmark.output import write_results
+from warpath.benchmark.runner import run_suite
+from warpath.benchmark.suite import parse_suite
+from warpath.methods import register, unregister
+from warpath.result import SSSPResult
+
+
+def _runs(results, label):
+    return [r for r in results["runs"] if r["label"] == label]
+
+
+@pytest.fixture
+def wrong_method():
+    """A registered CPU method that is fast and wrong (one distance off by one)."""
+    @register("sssp", "test-wrong", "cpu", summary="deliberately wrong")
+    def run(graph, source, *, predecessors=True):
+        from scipy.sparse import csgraph
+
+        distances = csgraph.dijkstra(graph.to_scipy(), indices=source)
+        distances[(source + 1) % graph.num_vertices] += 1
+        return SSSPResult(source, distances, None, {"iterations": 1, "relaxations": 2})
+
+    yield "test-wrong"
+    unregister("sssp", "test-wrong", "cpu")
+
+
+def test_wrong_answer_marks_the_run_failed(wrong_method):
+    suite = parse_suite(tiny_suite(methods='["dijkstra@cpu", "test-wrong@cpu"]', peers="[]"))
+    results = run_suite(suite, log=None)
+    assert {r["status"] for r in _runs(results, "dijkstra@cpu")} == {"OK"}
+    failed = _runs(results, "test-wrong@cpu")
+    assert [r["status"] for r in failed] == ["FAILED", "FAILED"]
+    assert "wrong answer" in failed[0]["reason"]
+    assert failed[0]["speedup"] is None
+    assert warpath.methods.devices_of("sssp", "test-wrong") == ["cpu"]
+
+
+def test_figures_of_a_good_run():
+    suite = parse_suite(tiny_suite(methods='["dijkstra@cpu", "bellman-ford@cpu"]'))
+    results = run_suite(suite, log=None)
+    run = [r for r in _runs(results, "dijkstra@cpu") if r["graph"] == "grid"][0]
+    assert run["status"] == "OK" and run["queries"] == 3
+    assert len(run["seconds_per_query"]) == 2 and len(run["seconds_per_query"][0]) == 3
+    assert run["time"]["count"] == 2 and run["time"]["median"] > 0
+    assert run["first_call_seconds"] > 0
+    # every source reaches the whole grid (undirected, connected): 42 vertices, 142 arcs
+    assert run["reached_edges"] == 142
+    assert run["mteps"] == pytest.approx(142 * 3 / sum(run["seconds_per_query"][0]) / 1e6,
+                                         rel=1.0)
+    assert run["speedup"] == pytest.approx(1.0)
+    assert run["relaxations"] is not None
+    sources = results["experiments"][0]["sources"]["grid"]
+    assert len(sources["sources"]) == 3 and sources["seed"] == 2024
+
+
+def test_pending_and_device_skips():
+    suite = parse_suite(tiny_suite(
+        methods='["dijkstra@cpu", "no-such-method", "no-such@cuda", '
+                '{name = "dijkstra", device = "cpu", label = "dij k", options = {k = 2}}, '
+                '"edge-bf@cuda"]', peers="[]"))
+    results = run_suite(suite, devices=("cpu",), log=None)
+    status = {r["label"]: (r["status"], r["reason"]) for r in results["runs"]
+              if r["graph"] == "grid"}
+    assert status["no-such-method"][0] == "PENDING"
+    assert status["no-such@cuda"][0] == "PENDING"
+    assert status["dij k"][0] == "PENDING" and "option(s) k" in status["dij k"][1]
+    if warpath.methods.devices_of("sssp", "edge-bf") == ["cuda"]:
+        assert status["edge-bf@cuda"][0] == "SKIPPED"
+        assert "this benchmark runs on cpu" in status["edge-bf@cuda"][1]
+
+
+def test_missing_peer_is_skipped_with_its_reason(monkeypatch):
+    from dataclasses import replace
+
+    fake = replace(peer_module.PEERS["scipy-dijkstra"], name="scipy-dijkstra",
+                   module="warpath_no_such_library", install="warpath-no-such-library")
+    monkeypatch.setitem(peer_module.PEERS, "scipy-dijkstra", fake)
+    suite = parse_suite(tiny_suite())
+    results = run_suite(suite, log=None)
+    skipped = _runs(results, "scipy-dijkstra")
+    assert [r["status"] for r in skipped] == ["SKIPPED", "SKIPPED"]
+    assert "warpath_no_such_library is not installed" in skipped[0]["reason"]
+    assert "pip install warpath-no-such-library" in skipped[0]["reason"]
+
+
+def test_peer_size_cap_and_negative_weights():
+    suite = parse_suite(tiny_suite(peers='[{name = "networkx-dijkstra", max_edges = 50}]'))
+    results = run_suite(suite, log=None)
+    by_graph = {r["graph"]: r for r in _runs(results, "networkx-dijkstra")}
+    assert by_graph["grid"]["status"] == "SKIPPED" and "cap of 50" in by_graph["grid"]["reason"]
+    assert by_graph["ring"]["status"] == "OK"
+
+
+def test_missing_graph_file_skips_its_runs(tmp_path):
+    text = tiny_suite().replace('generator = "ring"\nparams = { n = 30 }',
+                                'file = "no/such/graph.gr"')
+    results = run_suite(parse_suite(text, root=tmp_path), log=None)
+    assert results["graphs"]["ring"]["status"] == "SKIPPED"
+    ring_runs = [r for r in results["runs"] if r["graph"] == "ring"]
+    assert ring_runs and all(r["status"] == "SKIPPED" for r in ring_runs)
+
+
+def test_report_json_and_plots_are_written(tmp_path):
+    pytest.importorskip("matplotlib")
+    suite = parse_suite(tiny_suite(methods='["dijkstra@cpu", "bellman-ford@cpu"]',
+                                   extra='plot = "speedup"\n[experiments.paper_table]\n'
+                                         'caption = "Their numbers."\ncolumns = ["graph", "t"]\n'
+                                         'rows = [["grid", "1 s"]]'))
+    results = run_suite(suite, log=None)
+    paths = write_results(results, tmp_path, command="warpath bench tiny")
+    names = sorted(p.split("/")[-1] for p in paths)
+    assert names == ["tiny-sssp-speedup.png", "tiny.json", "tiny.md"]
+    data = json.loads((tmp_path / "tiny.json").read_text())
+    assert data["command"] == "warpath bench tiny"
+    assert data["environment"]["versions"]["numpy"] == np.__version__
+    assert data["environment"]["cpu"]
+    assert data["experiments"][0]["sources"]["grid"]["sources"]
+    report = (tmp_path / "tiny.md").read_text()
+    assert "| dijkstra@cpu | OK |" in report
+    assert "### The paper's figures" in report and "| grid | 1 s |" in report
+    assert "![sssp](tiny-sssp-speedup.png)" in report
+    assert (tmp_path / "tiny-sssp-speedup.png").stat().st_size > 1000
+
+
+def test_without_matplotlib_plots_are_skipped_with_a_note(tmp_path, monkeypatch):
+    from warpath.benchmark import plots
+
+    monkeypatch.setattr(plots, "matplotlib_missing",
+                        lambda: "plots skipped: matplotlib is not installed")
+    results = run_suite(parse_suite(tiny_suite()), log=None)
+    paths = write_results(results, tmp_path)
+    assert not [p for p in paths if p.endswith(".png")]
+    assert "plots skipped: matplotlib is not installed" in (tmp_path / "tiny.md").read_text()
+
+
+def test_other_problems_run_and_check():
+    text = '''
+name = "problems"
+[graphs.g]
+generator = "random"
+params = { n = 60, m = 300 }
+[[experiments]]
+id = "bfs"
+problem = "bfs"
+graphs = ["g"]
+methods = ["queue"]
+peers = ["scipy-bfs"]
+repeat = 1
+sources = 2
+[[experiments]]
+id = "apsp"
+problem = "apsp"
+graphs = ["g"]
+methods = ["floyd-warshall", "johnson"]
+peers = ["scipy-floyd-warshall"]
+repeat = 1
+[[experiments]]
+id = "multi"
+problem = "multi_source"
+graphs = ["g"]
+methods = ["repeated-sssp"]
+predecessors = true
+repeat = 1
+sources = 4
+'''
+    results = run_suite(parse_suite(text), log=None)
+    assert [r["status"] for r in results["runs"]] == ["OK"] * 6
+    apsp = [r for r in results["runs"] if r["experiment"] == "apsp"][0]
+    assert apsp["sources_per_query"] == 60
+
+
+def test_cuda_runs_under_the_simulator():
+    """The GPU path of the harness (device cuda, memory watch, clock) on a tiny graph."""
+    from warpath.device import gpu_status
+
+    if not gpu_status()[0] or not warpath.methods.devices_of("sssp", "harish"):
+        pytest.skip("no CUDA device or simulator, or no GPU method registered")
+    suite = parse_suite(tiny_suite(methods='["dijkstra@cpu", "harish@cuda"]', peers="[]")
+                        .replace("rows = 6, cols = 7", "rows = 3, cols = 3")
+                        .replace("n = 30", "n = 6").replace("sources = 3", "sources = 1")
+                        .replace("repeat = 2", "repeat = 1"))
+    results = run_suite(suite, devices=("cpu", "cuda"), log=None)
+    gpu = _runs(results, "harish@cuda")
+    assert [r["status"] for r in gpu] == ["OK", "OK"], gpu[0].get("reason")
+    assert gpu[0]["device"] == "cuda"
+    assert gpu[0]["clock"] in ("perf_counter", "cuda-events")
