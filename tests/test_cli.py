@@ -1,0 +1,478 @@
+"""The ``warpath`` command end to end: results checked against scipy, errors as one line.
+
+The reference graphs are parsed here with a few lines of numpy, not with
+``warpath.read``, so that a parser bug cannot hide a CLI bug.
+"""
+
+import gzip
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import dijkstra, floyd_warshall, shortest_path
+
+import warpath
+from warpath.cli import main
+
+HELSINKI = Path(__file__).resolve().parents[1] / "data" / "helsinki-osm-drive.gr.gz"
+
+
+def read_dimacs(path):
+    """(n, tails, heads, weights) of a DIMACS .gr file, 0-based, straight from the text."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt") as f:
+        lines = [line.split() for line in f if line.startswith(("p", "a"))]
+    n = int(lines[0][2])
+    arcs = np.array([[int(t) for t in line[1:]] for line in lines[1:]], dtype=np.int64)
+    return n, arcs[:, 0] - 1, arcs[:, 1] - 1, arcs[:, 2]
+
+
+def min_weight_csr(n, tails, heads, weights):
+    """A scipy CSR matrix keeping the lightest of parallel arcs (scipy would sum them)."""
+    order = np.lexsort((weights, heads, tails))
+    tails, heads, weights = tails[order], heads[order], weights[order]
+    first = np.ones(tails.size, dtype=bool)
+    first[1:] = (tails[1:] != tails[:-1]) | (heads[1:] != heads[:-1])
+    return sp.csr_array((weights[first].astype(np.float64), (tails[first], heads[first])),
+                        shape=(n, n))
+
+
+def run_cli(capsys, *argv):
+    """``main(argv)``: (exit status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def summary_value(out, name):
+    """The value column of one summary row."""
+    for line in out.splitlines():
+        if line.startswith(name + "  "):
+            return line[len(name):].strip()
+    raise AssertionError(f"no {name!r} row in:\n{out}")
+
+
+def assert_one_line_error(err, *fragments):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("warpath: error: ") and "Traceback" not in err
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def helsinki_reference():
+    n, tails, heads, weights = read_dimacs(HELSINKI)
+    matrix = min_weight_csr(n, tails, heads, weights)
+    return matrix, dijkstra(matrix, indices=0)
+
+
+# ---------------------------------------------------------------------------- sssp
+
+
+def test_sssp_on_shipped_road_graph_matches_scipy(tmp_path, capsys, helsinki_reference):
+    matrix, expected = helsinki_reference
+    out_file = tmp_path / "d.npy"
+    status, out, err = run_cli(capsys, "sssp", HELSINKI, "--source", "1", "--output", out_file)
+    assert status == 0, err
+    distances = np.load(out_file)
+    np.testing.assert_array_equal(distances, expected)
+    reached = np.isfinite(expected)
+    assert summary_value(out, "reached").startswith(f"{reached.sum():,} of 1,437 vertices")
+    assert summary_value(out, "max distance").startswith(f"{int(expected[reached].max()):,} ")
+    assert summary_value(out, "source").startswith("1 (index 0)")
+    for row in ("method", "time", "MTEPS"):
+        summary_value(out, row)
+
+
+def test_sssp_csv_has_labels_distances_and_predecessors(tmp_path, capsys, helsinki_reference):
+    matrix, expected = helsinki_reference
+    out_file = tmp_path / "d.csv"
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "-s", "1", "-m", "dijkstra",
+                             "--device", "cpu", "-o", out_file)
+    assert status == 0, err
+    lines = out_file.read_text().splitlines()
+    assert lines[0] == "vertex,label,distance,predecessor"
+    rows = [line.split(",") for line in lines[1:]]
+    assert len(rows) == matrix.shape[0]
+    dense = matrix.toarray()
+    for vertex, label, distance, predecessor in rows:
+        v = int(vertex)
+        assert int(label) == v + 1  # DIMACS ids count from 1
+        if np.isinf(expected[v]):
+            assert distance == "inf" and predecessor == ""
+            continue
+        assert distance == str(int(expected[v]))  # integer weights print exactly
+        if v == 0:
+            assert predecessor == ""
+        else:  # the predecessor (a file label) lies on a shortest path
+            u = int(predecessor) - 1
+            assert dense[u, v] > 0 and expected[u] + dense[u, v] == expected[v]
+
+
+def test_sssp_path_to_prints_a_shortest_path_in_file_ids(capsys, helsinki_reference):
+    matrix, expected = helsinki_reference
+    target = int(np.argmax(np.where(np.isfinite(expected), expected, -1)))  # the farthest
+    status, out, err = run_cli(capsys, "sssp", HELSINKI, "--source", "1",
+                               "--path-to", target + 1)
+    assert status == 0, err
+    labels = [int(x) for x in summary_value(out, "path").split(" -> ")]
+    assert labels[0] == 1 and labels[-1] == target + 1
+    dense = matrix.toarray()
+    length = sum(dense[a - 1, b - 1] for a, b in zip(labels, labels[1:]))
+    assert all(dense[a - 1, b - 1] > 0 for a, b in zip(labels, labels[1:]))
+    assert length == expected[target]
+    assert summary_value(out, "path length").startswith(f"{int(length):,} ({len(labels)} vertices")
+
+
+def test_sssp_path_to_an_unreachable_vertex(capsys, helsinki_reference):
+    _, expected = helsinki_reference
+    unreachable = int(np.flatnonzero(np.isinf(expected))[0])
+    status, out, _ = run_cli(capsys, "sssp", HELSINKI, "-s", "1", "-t", unreachable + 1)
+    assert status == 0
+    assert "not reachable" in summary_value(out, "path")
+
+
+def test_sssp_limit_and_no_predecessors(tmp_path, capsys, helsinki_reference):
+    _, expected = helsinki_reference
+    out_file = tmp_path / "d.npy"
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "-s", "1", "--limit", "5000",
+                             "--no-predecessors", "-o", out_file)
+    assert status == 0, err
+    np.testing.assert_array_equal(np.load(out_file), np.where(expected <= 5000, expected, np.inf))
+
+
+def test_sssp_undirected_matches_scipy(tmp_path, capsys, helsinki_reference):
+    matrix, _ = helsinki_reference
+    out_file = tmp_path / "d.npy"
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "-s", "1", "--undirected", "-o", out_file)
+    assert status == 0, err
+    np.testing.assert_array_equal(np.load(out_file),
+                                  dijkstra(matrix, directed=False, indices=0))
+
+
+# ---------------------------------------------------------------------------- bfs, apsp
+
+
+def test_bfs_levels_match_scipy(tmp_path, capsys, helsinki_reference):
+    matrix, _ = helsinki_reference
+    out_file = tmp_path / "levels.csv"
+    status, out, err = run_cli(capsys, "bfs", HELSINKI, "--source", "1", "-o", out_file)
+    assert status == 0, err
+    hops = shortest_path(matrix, unweighted=True, indices=0)
+    rows = [line.split(",") for line in out_file.read_text().splitlines()[1:]]
+    levels = np.array([int(row[2]) for row in rows])
+    np.testing.assert_array_equal(levels, np.where(np.isinf(hops), -1, hops))
+    assert summary_value(out, "max level").startswith(f"{int(hops[np.isfinite(hops)].max())} ")
+    npy = tmp_path / "levels.npy"
+    assert run_cli(capsys, "bfs", HELSINKI, "-s", "1", "-o", npy)[0] == 0
+    np.testing.assert_array_equal(np.load(npy), levels)
+
+
+@pytest.fixture
+def small_random_file(tmp_path, capsys):
+    path = tmp_path / "random.gr"
+    status, out, err = run_cli(capsys, "generate", "random", "--vertices", 40, "--edges", 160,
+                               "--seed", 3, "--output", path)
+    assert status == 0, err
+    assert out.startswith(f"wrote {path}: random, 40 vertices")
+    return path
+
+
+def test_apsp_matrix_and_long_csv_match_scipy(small_random_file, tmp_path, capsys):
+    expected = floyd_warshall(min_weight_csr(*read_dimacs(small_random_file)))
+    npy, csv_file = tmp_path / "m.npy", tmp_path / "m.csv"
+    status, out, err = run_cli(capsys, "apsp", small_random_file, "-o", npy)
+    assert status == 0, err
+    np.testing.assert_array_equal(np.load(npy), expected)
+    pairs = int(np.isfinite(expected).sum())
+    assert summary_value(out, "reachable pairs").startswith(f"{pairs:,} of 1,600")
+
+    status, _, err = run_cli(capsys, "apsp", small_random_file, "--method", "floyd-warshall",
+                             "-o", csv_file)
+    assert status == 0, err
+    lines = csv_file.read_text().splitlines()
+    assert lines[0] == "source,source_label,target,target_label,distance,predecessor"
+    assert len(lines) - 1 == pairs  # one row per reachable pair
+    for line in lines[1:]:
+        s, s_label, t, t_label, distance, _ = line.split(",")
+        assert int(s_label) == int(s) + 1 and int(t_label) == int(t) + 1
+        assert float(distance) == expected[int(s), int(t)]
+
+
+# ---------------------------------------------------------------------------- info, generate, convert
+
+
+def test_info_prints_the_stats_table(capsys):
+    status, out, err = run_cli(capsys, "info", HELSINKI)
+    assert status == 0, err
+    n, tails, heads, weights = read_dimacs(HELSINKI)
+    assert summary_value(out, "vertices") == f"{n:,}"
+    assert summary_value(out, "edges (arcs)") == f"{tails.size:,}"
+    assert summary_value(out, "vertex ids").startswith(f"1..{n}")
+    assert summary_value(out, "weights").endswith(f"{weights.min():,} .. {weights.max():,}")
+    assert summary_value(out, "max out-degree") == str(np.bincount(tails).max())
+
+
+@pytest.mark.parametrize("kind, params", [
+    ("grid", ["--rows", 4, "--cols", 5]),
+    ("ring", ["--vertices", 9, "--float-weights"]),
+    ("complete", ["--vertices", 6, "--undirected"]),
+    ("rmat", ["--scale", 5, "--edge-factor", 4]),
+    ("power-law", ["--vertices", 200, "--avg-degree", 4, "--max-degree", 40]),
+    ("random", ["--vertices", 30, "--edges", 90, "--negative-weights"]),
+])
+def test_generate_and_convert_round_trip(kind, params, tmp_path, capsys):
+    first = tmp_path / "g.npz"
+    status, _, err = run_cli(capsys, "generate", kind, *params, "--seed", 7, "-o", first)
+    assert status == 0, err
+    original = warpath.read(first)
+    chain = [first, tmp_path / "g.mtx", tmp_path / "g.gr.gz", tmp_path / "back.npz"]
+    for source, target in zip(chain, chain[1:]):
+        status, out, err = run_cli(capsys, "convert", source, target)
+        assert status == 0, err
+        assert out.startswith(f"wrote {target}: {original.num_vertices:,} vertices, "
+                              f"{original.num_edges:,} arcs")
+    back = warpath.read(chain[-1])
+    assert back.num_vertices == original.num_vertices
+    assert (back.to_scipy() != original.to_scipy()).nnz == 0
+
+
+def test_generate_is_seeded(tmp_path, capsys):
+    paths = [tmp_path / f"{i}.gr" for i in range(3)]
+    for path, seed in zip(paths, (1, 1, 2)):
+        assert run_cli(capsys, "generate", "random", "-n", 20, "-e", 50, "--seed", seed,
+                       "-o", path)[0] == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes() != paths[2].read_bytes()
+
+
+def test_methods_lists_the_registry(capsys):
+    status, out, _ = run_cli(capsys, "methods")
+    assert status == 0
+    for m in warpath.methods.available():
+        assert re.search(rf"^{m.problem}\s+{re.escape(m.name)}\s+{m.device}\s", out, re.M), m
+    assert "GPU: " in out
+
+
+# ---------------------------------------------------------------------------- user errors
+
+
+def test_missing_file(capsys, tmp_path):
+    status, out, err = run_cli(capsys, "sssp", tmp_path / "nope.gr", "--source", "1")
+    assert status == 1 and out == ""
+    assert_one_line_error(err, "nope.gr", "no such file")
+
+
+def test_malformed_file_names_file_and_line(capsys, tmp_path):
+    path = tmp_path / "bad.gr"
+    path.write_text("p sp 3 2\na 1 2 5\na 2 x 1\n")
+    status, _, err = run_cli(capsys, "sssp", path, "--source", "1")
+    assert status == 1
+    assert_one_line_error(err, "bad.gr", ":3")
+
+
+@pytest.mark.parametrize("option", ["--source", "--path-to"])
+@pytest.mark.parametrize("vertex", ["0", "1438", "abc"])
+def test_vertex_not_in_graph(capsys, option, vertex):
+    args = ["sssp", HELSINKI, "--source", "1", option, vertex]
+    status, _, err = run_cli(capsys, *args)
+    assert status == 1
+    assert_one_line_error(err, option, vertex)
+
+
+def test_negative_cycle_prints_the_cycle_in_file_ids(tmp_path, capsys):
+    path = tmp_path / "cycle.gr"
+    assert run_cli(capsys, "generate", "ring", "-n", 12, "--negative-cycle", "--seed", 5,
+                   "-o", path)[0] == 0
+    status, _, err = run_cli(capsys, "sssp", path, "--source", "1")
+    assert status == 1
+    assert_one_line_error(err, "negative-weight cycle", "reachable from source 1")
+    cycle = [int(x) for x in err.rsplit(": ", 1)[1].split(" (file ids)")[0].split(" -> ")]
+    assert cycle[0] == cycle[-1] and len(cycle) >= 2
+    n, tails, heads, weights = read_dimacs(path)
+    lightest = {}
+    for a, b, w in zip(tails + 1, heads + 1, weights):  # file ids
+        lightest[a, b] = min(w, lightest.get((a, b), w))
+    assert sum(lightest[a, b] for a, b in zip(cycle, cycle[1:])) < 0
+
+    status, _, err = run_cli(capsys, "apsp", path)
+    assert status == 1
+    assert_one_line_error(err, "negative-weight cycle")
+
+
+def test_negative_weights_with_dijkstra_names_bellman_ford(tmp_path, capsys):
+    path = tmp_path / "neg.gr"
+    assert run_cli(capsys, "generate", "grid", "--rows", 3, "--cols", 3, "--negative-weights",
+                   "-o", path)[0] == 0
+    status, _, err = run_cli(capsys, "sssp", path, "-s", "1", "-m", "dijkstra")
+    assert status == 1
+    assert_one_line_error(err, "bellman-ford")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--method", "teleport"], "teleport"),
+    (["--method", "queue"], "queue"),  # a bfs method, not an sssp one
+    (["--option", "k=4", "--method", "dijkstra"], "no option k"),
+])
+def test_unknown_method_or_option(capsys, args, fragment):
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "--source", "1", *args)
+    assert status in (1, 2)
+    assert_one_line_error(err, fragment)
+
+
+def test_cuda_without_gpu_is_one_line(capsys, monkeypatch):
+    import warpath.device
+
+    monkeypatch.setattr(warpath.device, "gpu_status", lambda: (False, "no CUDA GPU was found"))
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "--source", "1", "--device", "cuda")
+    assert status == 1
+    assert_one_line_error(err, "cuda", "no CUDA GPU was found")
+    # and auto falls back to the CPU
+    status, out, err = run_cli(capsys, "sssp", HELSINKI, "--source", "1")
+    assert status == 0, err
+    assert summary_value(out, "method").endswith("(cpu)")
+
+
+def test_gpu_method_by_name(tmp_path, capsys):
+    """A CUDA method named on the command line runs (in the simulator without a GPU)."""
+    gpu = [m.name for m in warpath.methods.available("sssp", "cuda")]
+    if not gpu or not warpath.gpu_available():
+        pytest.skip("no CUDA sssp method or no GPU/simulator here")
+    path, out_file = tmp_path / "grid.gr", tmp_path / "d.npy"
+    assert run_cli(capsys, "generate", "grid", "--rows", 4, "--cols", 4, "-o", path)[0] == 0
+    status, out, err = run_cli(capsys, "sssp", path, "-s", "1", "-m", gpu[0], "-o", out_file)
+    assert status == 0, err
+    assert summary_value(out, "method") == f"{gpu[0]} (cuda)"
+    expected = dijkstra(min_weight_csr(*read_dimacs(path)), indices=0)
+    np.testing.assert_array_equal(np.load(out_file), expected)
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["sssp", str(HELSINKI)],  # no --source
+    ["sssp", str(HELSINKI), "-s", "1", "--device", "tpu"],
+    ["sssp", str(HELSINKI), "-s", "1", "--limit", "-3"],
+    ["sssp", str(HELSINKI), "-s", "1", "-o", "out.txt"],
+    ["sssp", str(HELSINKI), "-s", "1", "-t", "5", "--no-predecessors"],
+    ["generate", "grid", "--rows", "3", "-o", "g.gr"],  # no --cols
+    ["generate", "hypercube", "-n", "3", "-o", "g.gr"],
+    ["frobnicate"],
+])
+def test_usage_errors_exit_2(capsys, args):
+    status, out, err = run_cli(capsys, *args)
+    assert status == 2 and out == ""
+    assert_one_line_error(err)
+
+
+def test_output_into_missing_directory_fails_before_work(capsys, tmp_path):
+    status, _, err = run_cli(capsys, "sssp", HELSINKI, "-s", "1", "-o", tmp_path / "no" / "d.npy")
+    assert status == 1
+    assert_one_line_error(err, "does not exist")
+
+
+def test_version_and_help(capsys):
+    status, out, _ = run_cli(capsys, "--version")
+    assert status == 0 and out.strip() == f"warpath {warpath.__version__}"
+    status, out, _ = run_cli(capsys, "sssp", "--help")
+    assert status == 0 and "--path-to" in out
+
+
+def test_bench_is_delegated(capsys):
+    pytest.importorskip("warpath.benchmark.command")
+    status, out, _ = run_cli(capsys, "bench", "--help")
+    assert status == 0 and "--quick" in out
+
+
+# ---------------------------------------------------------------------------- as a process
+
+
+def _python_m_warpath(*args):
+    src = os.path.dirname(os.path.dirname(warpath.__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [src] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    return subprocess.run([sys.executable, "-m", "warpath", *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_python_m_warpath_runs_the_readme_demo(helsinki_reference):
+    _, expected = helsinki_reference
+    done = _python_m_warpath("sssp", HELSINKI, "--source", "1")
+    assert done.returncode == 0, done.stderr
+    reached = int(np.isfinite(expected).sum())
+    assert summary_value(done.stdout, "reached").startswith(f"{reached:,} of 1,437")
+    assert done.stderr == ""
+
+
+def test_python_m_warpath_error_is_one_line(tmp_path):
+    done = _python_m_warpath("info", tmp_path / "missing.gr")
+    assert done.returncode == 1 and done.stdout == ""
+    assert_one_line_error(done.stderr, "missing.gr")
+
+
+def test_apsp_in_chunks_with_a_progress_bar(small_random_file, tmp_path, capsys, monkeypatch):
+    """On a terminal, big apsp runs as multi-source chunks behind a bar: same matrix."""
+    import warpath.cli as cli
+
+    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli, "APSP_PROGRESS_MIN_VERTICES", 1)
+    monkeypatch.setattr(cli, "APSP_PROGRESS_CHUNKS", 7)
+    expected = floyd_warshall(min_weight_csr(*read_dimacs(small_random_file)))
+    csv_file = tmp_path / "m.csv"
+    status, out, err = run_cli(capsys, "apsp", small_random_file, "-m", "repeated-sssp",
+                               "-o", csv_file)
+    assert status == 0, err
+    assert "sources" in err  # the bar was drawn
+    rows = [line.split(",") for line in csv_file.read_text().splitlines()[1:]]
+    got = np.full_like(expected, np.inf)
+    for s, _, t, _, distance, _ in rows:
+        got[int(s), int(t)] = float(distance)
+    np.testing.assert_array_equal(got, expected)
+    assert summary_value(out, "method") == "repeated-sssp (cpu)"
+
+
+# ---------------------------------------------------------------------------- the README
+
+
+README = HELSINKI.parents[1] / "README.md"
+
+
+def test_readme_python_examples_run(monkeypatch):
+    import doctest
+
+    monkeypatch.chdir(README.parent)  # the examples read data/... from the repository root
+    source = "\n".join(re.findall(r"```python\n(.*?)```", README.read_text(), re.S))
+    test = doctest.DocTestParser().get_doctest(source, {}, "README.md", str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    failed, attempted = runner.summarize(verbose=False)
+    assert attempted > 10 and failed == 0
+
+
+def test_readme_command_line_examples_run(tmp_path, monkeypatch, capsys):
+    """Every ``python3 -m warpath`` line of the README's command-line tour exits 0."""
+    tour = README.read_text().split("## The command line", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", tour, re.S).group(1)
+    lines = [line.split() for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 8
+    (tmp_path / "data").symlink_to(HELSINKI.parent)
+    monkeypatch.chdir(tmp_path)
+    for words in lines:
+        assert words[:3] == ["python3", "-m", "warpath"], words
+        if words[3] == "bench":
+            continue  # CI runs the quick suite on its own (.ci/run)
+        status, _, err = run_cli(capsys, *words[3:])
+        assert status == 0, (words, err)
+
+
+def test_readme_begins_with_the_two_set_up_commands():
+    first = README.read_text().split("```", 2)[1].splitlines()
+    assert first[0] == "bash" and len(first) == 3
+    assert first[1].endswith("python3 -m warpath sssp data/helsinki-osm-drive.gr.gz --source 1")
+    assert first[2] == 'python3 -m pip install -e ".[test]" && python3 -m pytest'
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert f"TEST_COMMAND='{first[2]}'" in ci
