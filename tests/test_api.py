@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra as scipy_dijkstra
 
 import warpath
+from warpath import device as device_module
 from warpath import (EmptyGraphError, Graph, GraphError, MethodNotAvailable, NegativeWeightError,
                      SourceError)
 
@@ -18,13 +19,29 @@ def test_sssp_defaults_and_stats():
     assert r.distances.tolist() == [0.0, 1.0, 2.0]
     for key in ("method", "device", "seconds", "iterations", "relaxations"):
         assert key in r.stats
-    assert r.stats["device"] == "cpu" and r.stats["method"] == "dijkstra"
+    expected_device = "cuda" if warpath.gpu_available() and not device_module.simulated() else "cpu"
+    assert r.stats["device"] == expected_device
+    cpu = warpath.sssp(TRIANGLE, 0, device="cpu")
+    assert cpu.stats["device"] == "cpu" and cpu.stats["method"] == "dijkstra"
 
 
 def test_auto_picks_bellman_ford_for_negative_weights():
     g = Graph.from_edges([0, 1, 0], [1, 2, 2], [4, -3, 2])
-    r = warpath.sssp(g, 0)
+    r = warpath.sssp(g, 0, device="cpu")
     assert r.distances.tolist() == [0.0, 4.0, 1.0] and r.stats["method"] == "bellman-ford"
+
+
+def test_auto_on_a_gpu_machine_picks_a_gpu_method_unless_only_the_cpu_can(monkeypatch):
+    monkeypatch.setattr(device_module, "_real_gpu", lambda: True)
+    r = warpath.sssp(TRIANGLE, 0)
+    assert r.stats["device"] == "cuda" and r.distances.tolist() == [0.0, 1.0, 2.0]
+    # no GPU method takes limit=: device="auto" runs the query on the CPU instead
+    limited = warpath.sssp(TRIANGLE, 0, limit=1)
+    assert limited.stats["device"] == "cpu" and limited.distances.tolist() == [0.0, 1.0, np.inf]
+    # BFS and APSP have no GPU method yet: auto stays on the CPU
+    assert warpath.bfs(TRIANGLE, 0).stats["device"] == "cpu"
+    with pytest.raises(MethodNotAvailable, match="limit"):
+        warpath.sssp(TRIANGLE, 0, limit=1, device="cuda")
 
 
 def test_dijkstra_with_negative_weights_names_bellman_ford():

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import methods
 from .device import resolve_device
-from .errors import EmptyGraphError, GraphError, NegativeWeightError, SourceError
+from .errors import DeviceError, EmptyGraphError, GraphError, NegativeWeightError, SourceError
 from .graph import Graph
 
 
@@ -29,8 +29,8 @@ def as_graph(graph) -> Graph:
     >>> as_graph(sp.csr_array([[0, 1], [0, 0]])).num_edges
     1
     """
-    if isinstance(graph, Graph):
-        return graph
+    if isinstance(graph, Graph) or getattr(graph, "is_device_graph", False):
+        return graph  # a warpath.cuda DeviceGraph stands in for a Graph on device="cuda"
     import scipy.sparse as sp
 
     if sp.issparse(graph):
@@ -59,13 +59,30 @@ def check_source(graph: Graph, source, what: str = "source") -> int:
     return index
 
 
-def _prepare(graph, problem: str, method: str, device: str):
+def _choose(problem: str, method: str, requested_device: str, device: str, graph, limit: bool):
+    if method != "auto":
+        return methods.find(problem, method, device)
+    try:
+        return methods.choose(problem, device, graph, limit=limit)
+    except methods.MethodNotAvailable:
+        # device="auto" chose the GPU, but only a CPU method can do this query
+        # (e.g. a distance limit): run it there rather than fail.
+        if requested_device == "auto" and device == "cuda":
+            return methods.choose(problem, "cpu", graph, limit=limit)
+        raise
+
+
+def _prepare(graph, problem: str, method: str, device: str, limit=None):
     graph = as_graph(graph)
     if graph.num_vertices == 0:
         raise EmptyGraphError(f"{problem} needs a graph with at least one vertex")
-    device = resolve_device(device, problem, method)
-    chosen = methods.choose(problem, device, graph) if method == "auto" else \
-        methods.find(problem, method, device)
+    if getattr(graph, "is_device_graph", False):
+        if device == "cpu":
+            raise DeviceError("a DeviceGraph lives on the GPU: use device='cuda' (or 'auto'), "
+                              "or pass the host Graph for device='cpu'")
+        device = "cuda"
+    chosen = _choose(problem, method, device, resolve_device(device, problem, method), graph,
+                     limit is not None)
     if graph.has_negative_weights and not chosen.negative_weights:
         others = [m.name for m in methods.available(problem) if m.negative_weights]
         raise NegativeWeightError(
@@ -146,7 +163,7 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
     >>> r.distances.tolist(), r.path(2).tolist()
     ([0.0, 4.0, 1.0], [0, 2])
     """
-    graph, chosen = _prepare(graph, "sssp", method, device)
+    graph, chosen = _prepare(graph, "sssp", method, device, limit)
     source = check_source(graph, source)
     options = _limit_option(chosen, limit, options)
     return _run(chosen, graph, source, {**options, "predecessors": predecessors})
@@ -176,7 +193,7 @@ def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit
     >>> warpath.bfs(warpath.generators.ring(5, seed=0), 0).levels.tolist()
     [0, 1, 2, 3, 4]
     """
-    graph, chosen = _prepare(graph, "bfs", method, device)
+    graph, chosen = _prepare(graph, "bfs", method, device, limit)
     source = check_source(graph, source)
     options = _limit_option(chosen, limit, options)
     return _run(chosen, graph, source, {**options, "predecessors": predecessors})

@@ -131,12 +131,24 @@ def find(problem: str, name: str, device: str) -> Method:
             f"available: {describe(problem)}") from None
 
 
-def choose(problem: str, device: str, graph) -> Method:
-    """The preferred method of ``problem`` on ``device`` for this graph (``method="auto"``)."""
+def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
+    """The preferred method of ``problem`` on ``device`` for this graph (``method="auto"``).
+
+    Only methods that accept the graph's weights (and a ``limit=`` cutoff when
+    ``limit`` is true) are candidates; the lowest ``auto_rank`` wins.
+
+    Raises
+    ------
+    MethodNotAvailable
+        When no registered method qualifies.
+    """
     negative = graph.has_negative_weights
     candidates = [m for m in available(problem, device)
-                  if m.auto_rank is not None and (m.negative_weights or not negative)]
+                  if m.auto_rank is not None and (m.negative_weights or not negative)
+                  and (m.limit or not limit)]
     if not candidates:
+        needs = " with limit=" if limit else ""
         raise MethodNotAvailable(
-            f"no {problem} method on {device} handles this graph; available: {describe(problem)}")
+            f"no {problem} method{needs} on {device} handles this graph; "
+            f"available: {describe(problem)}")
     return min(candidates, key=lambda m: m.auto_rank)

@@ -1,0 +1,67 @@
+"""Atomic helpers shared by the relaxing kernels.
+
+The one relax step of every Bellman-Ford-family method here is
+``atomicMin(d[v], candidate)`` (Agarwal Alg. 3, Safari Alg. 2); it must also
+say whether it lowered ``d[v]`` (to set a flag, enqueue ``v`` or count a
+change) and refuse to go below the floor that proves a negative cycle
+(:func:`warpath.cuda.distances.floor_value`), raising the cycle flag instead.
+
+Examples
+--------
+>>> import numpy as np
+>>> from numba import cuda
+>>> @cuda.jit
+... def demo(d, flags):
+...     relax_min(d, 0, d.dtype.type(3), d.dtype.type(-100), flags)
+>>> d, flags = cuda.to_device(np.array([5])), cuda.to_device(np.zeros(4, np.int32))
+>>> demo[1, 1](d, flags); d.copy_to_host().tolist()
+[3]
+"""
+
+from __future__ import annotations
+
+from numba import cuda
+
+from .flags import NEGATIVE_CYCLE
+
+
+@cuda.jit(device=True)
+def relax_min(d, v, candidate, floor, conv):
+    """Lower ``d[v]`` to ``candidate`` atomically; True if this call lowered it.
+
+    A candidate below ``floor`` proves a negative cycle: it is not written,
+    and ``conv[NEGATIVE_CYCLE]`` is set so that the host loop stops.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @cuda.jit
+    ... def below_floor(d, conv):
+    ...     relax_min(d, 0, d.dtype.type(-200), d.dtype.type(-100), conv)
+    >>> d, conv = cuda.to_device(np.array([5])), cuda.to_device(np.zeros(4, np.int32))
+    >>> below_floor[1, 1](d, conv); d.copy_to_host().tolist(), int(conv.copy_to_host()[3])
+    ([5], 1)
+    """
+    if candidate >= d[v]:  # the cheap read first: most relax tests fail (Agarwal Alg. 3, line 2)
+        return False
+    if candidate < floor:
+        conv[NEGATIVE_CYCLE] = 1
+        return False
+    return cuda.atomic.min(d, v, candidate) > candidate
+
+
+@cuda.jit(device=True)
+def claim(owner, v, who, free):
+    """Set ``owner[v] = who`` if it still holds ``free``; True for the one caller that did.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @cuda.jit
+    ... def first_wins(owner, won):
+    ...     won[cuda.grid(1)] = claim(owner, 0, cuda.grid(1), -1)
+    >>> owner, won = cuda.to_device(np.array([-1])), cuda.to_device(np.zeros(4, np.bool_))
+    >>> first_wins[1, 4](owner, won); int(won.copy_to_host().sum())
+    1
+    """
+    return cuda.atomic.cas(owner, v, free, who) == free

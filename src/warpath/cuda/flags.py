@@ -1,0 +1,108 @@
+"""Convergence flags and vertex flag arrays.
+
+A convergence flag says whether a round changed anything.  The host loops
+read it back; a persistent kernel reads it after ``grid.sync()``.  In the
+persistent case one flag cannot be reset safely (a slow thread may still be
+reading round r's flag while a fast one clears it for round r + 1), so there
+are three, used in rotation: round r sets ``conv[r % 3]``, and thread 0
+clears ``conv[(r + 1) % 3]`` during round r, a flag last read before the
+barrier that ended round r - 1 and next written after the one that ends round r.
+Slot :data:`NEGATIVE_CYCLE` is raised by a relax step that proves a negative cycle.
+
+Examples
+--------
+>>> flags = ConvergenceFlags()
+>>> flags.read().tolist()
+[0, 0, 0, 0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+
+#: The slot of the convergence array raised when a negative cycle is proven.
+NEGATIVE_CYCLE = 3
+
+
+@cuda.jit(device=True)
+def begin_round(conv, r, thread):
+    """Clear the flag of round ``r + 1`` (thread 0 only; see the module notes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @cuda.jit
+    ... def rounds(conv, out):
+    ...     for r in range(3):
+    ...         begin_round(conv, r, cuda.grid(1))
+    ...         if r < 2:
+    ...             mark_changed(conv, r)
+    ...         cuda.syncthreads()
+    ...         out[r] = round_changed(conv, r)
+    ...         cuda.syncthreads()
+    >>> conv, out = cuda.to_device(np.zeros(4, np.int32)), cuda.to_device(np.zeros(3, np.bool_))
+    >>> rounds[1, 8](conv, out); out.copy_to_host().tolist()
+    [True, True, False]
+    """
+    if thread == 0:
+        conv[(r + 1) % 3] = 0
+
+
+@cuda.jit(device=True)
+def mark_changed(conv, r):
+    """Record that round ``r`` changed something (a plain store: every writer writes 1).
+    See :func:`begin_round` for an example."""
+    conv[r % 3] = 1
+
+
+@cuda.jit(device=True)
+def round_changed(conv, r):
+    """Whether round ``r`` changed anything and no negative cycle was proven.
+    See :func:`begin_round` for an example."""
+    return conv[r % 3] != 0 and conv[NEGATIVE_CYCLE] == 0
+
+
+class ConvergenceFlags:
+    """The device array ``conv`` (int32[4]) and a pinned host buffer to read it into.
+
+    Examples
+    --------
+    >>> ConvergenceFlags().changed(0)
+    False
+    """
+
+    def __init__(self):
+        self.device = cuda.to_device(np.zeros(4, dtype=np.int32))
+        self._host = cuda.pinned_array(4, dtype=np.int32)
+
+    def read(self) -> np.ndarray:
+        """Copy the flags to the host (one host synchronisation)."""
+        self.device.copy_to_host(self._host)
+        return self._host
+
+    def changed(self, r: int) -> bool:
+        """Read back whether round ``r`` changed anything (one host synchronisation)."""
+        flags = self.read()
+        return bool(flags[r % 3]) and not flags[NEGATIVE_CYCLE]
+
+    @property
+    def negative_cycle(self) -> bool:
+        """Whether a relax step proved a negative cycle (uses the last :meth:`read`)."""
+        return bool(self._host[NEGATIVE_CYCLE])
+
+
+def vertex_flags(num_vertices: int, copies: int = 1, set_vertex: int = -1):
+    """``copies`` uint8 flag arrays of ``num_vertices`` (shape (copies, n)), all clear
+    except ``flags[0, set_vertex]`` when given (the source, Agarwal Alg. 5 / Safari Alg. 6).
+
+    Examples
+    --------
+    >>> vertex_flags(3, 2, set_vertex=1).copy_to_host().tolist()
+    [[0, 1, 0], [0, 0, 0]]
+    """
+    flags = np.zeros((copies, num_vertices), dtype=np.uint8)
+    if set_vertex >= 0:
+        flags[0, set_vertex] = 1
+    return cuda.to_device(flags)

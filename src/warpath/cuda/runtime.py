@@ -1,0 +1,80 @@
+"""Where kernels run: the real GPU or numba's CUDA simulator, and launch shapes.
+
+The simulator (``NUMBA_ENABLE_CUDASIM=1``) runs a Python thread per CUDA
+thread, supports ``grid.sync()`` only in a one-block grid and has no warp
+vote or shuffle intrinsics; the helpers here pick small shapes and simulator
+fallbacks so that every kernel also runs in CI.
+
+Examples
+--------
+>>> blocks_for(1000, 256)
+4
+"""
+
+from __future__ import annotations
+
+import os
+
+from numba import cuda
+
+#: True under numba's CUDA simulator.
+SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+#: Threads per block: 256 on a GPU (8 warps: enough to hide latency, small
+#: enough for several resident blocks per SM); 32 under the simulator, where
+#: every thread is a Python thread.
+THREADS = 32 if SIMULATOR else 256
+
+#: Blocks per SM of a persistent cooperative grid (None: as many as fit).  A
+#: grid.sync() costs more with more blocks (H100: 4.6 us with all 792 resident
+#: blocks of 256 threads); the relaxing loops do little work per round on road
+#: graphs, so fewer blocks can be faster.  Measured with bench/gpu_loop_overhead.py.
+PERSISTENT_BLOCKS_PER_SM = 2
+
+
+def blocks_for(items: int, threads: int = THREADS) -> int:
+    """Blocks of ``threads`` needed to give one thread to each of ``items`` (at least 1).
+
+    Examples
+    --------
+    >>> blocks_for(0, 32), blocks_for(33, 32)
+    (1, 2)
+    """
+    return max(1, -(-int(items) // threads))
+
+
+def cooperative_blocks(kernel, args, items: int, threads: int = THREADS) -> int:
+    """The grid size for a persistent cooperative launch of ``kernel`` with ``args``.
+
+    A kernel that calls ``cuda.cg.this_grid().sync()`` must have all its
+    blocks resident at once, so the grid is capped at
+    ``max_cooperative_grid_blocks`` (compiled for these argument types); it
+    is also no larger than ``items`` needs.  The simulator allows one block.
+
+    Examples
+    --------
+    >>> cooperative_blocks(None, (), 10) if SIMULATOR else 1
+    1
+    """
+    if SIMULATOR:
+        return 1
+    from numba import typeof
+
+    compiled = kernel.compile(tuple(typeof(a) for a in args))
+    limit = compiled.max_cooperative_grid_blocks(threads)
+    if limit < 1:
+        raise RuntimeError("this kernel cannot be launched cooperatively on this GPU")
+    if PERSISTENT_BLOCKS_PER_SM:
+        sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
+        limit = min(limit, PERSISTENT_BLOCKS_PER_SM * sms)
+    return max(1, min(limit, blocks_for(items, threads)))
+
+
+def synchronize() -> None:
+    """Wait for all queued GPU work (used by timing code).
+
+    Examples
+    --------
+    >>> synchronize()
+    """
+    cuda.synchronize()

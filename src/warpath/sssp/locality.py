@@ -1,0 +1,235 @@
+"""Locality-based relaxation on the GPU (``locality``; Safari & Ebnenasir Alg. 6-9).
+
+A flagged vertex u does not relax only its own arcs: it sends a wave of
+relaxation up to ``k`` arcs deep, depth-first (Alg. 7), continuing from every
+vertex it lowers and flagging the vertices it lowers at depth ``k`` for the
+next launch.  Each thread owns ``vertices_per_thread`` consecutive vertices
+(Alg. 8: two in the paper).  Two flag arrays alternate between launches
+(launch i reads ``FlagArray[i % 2]`` and writes ``FlagArray[(i + 1) % 2]``),
+so no thread reads a flag that another is setting, without any
+synchronisation.  The host (Alg. 6) launches ``N`` times without reading
+anything back, then once per launch with a read-back until nothing is flagged.
+
+``N`` is chosen automatically (the paper tuned it offline, as the fewest
+Harish iterations over 100 sources divided by k): a wave travels at least k
+arcs per launch, and any vertex's hop eccentricity is at least half the hop
+diameter, so ``N = max(1, approx_diameter // (2 k))`` launches are needed
+anyway; ``approx_diameter`` is the host graph's cached ``stats()`` lower
+bound (``N = 1`` for a DeviceGraph without a host graph).
+
+``loop="paper"`` is that host loop; ``loop="fast"`` (default) runs all
+launches as rounds of one persistent cooperative kernel with one
+``grid.sync()`` per round and no ``N``.  With negative weights this is a
+Bellman-Ford: a launch still flagging vertices after |V| launches means a
+negative cycle.
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [1, 1, 1, 5])
+>>> r = warpath.sssp(g, 0, method="locality", device="cuda", k=2)
+>>> r.distances.tolist(), r.path(3).tolist()
+([0.0, 1.0, 2.0, 3.0], [0, 1, 2, 3])
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..methods import register
+
+#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
+cuda = None
+
+#: The deepest wave allowed: each thread keeps a depth-k stack in local memory.
+MAX_K = 16
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels(k: int):
+    """``relax_locality_launch`` (one launch, Alg. 8/9) and ``relax_locality_rounds`` (fast)."""
+    global cuda
+    from numba import cuda, int64
+
+    from ..cuda.atomics import relax_min
+    from ..cuda.counters import ITERATIONS, RELAXATIONS, flush_count
+    from ..cuda.flags import begin_round, mark_changed, round_changed
+
+    @cuda.jit(device=True)
+    def relax_locality(u, indptr, indices, weights, d, floor, flags, conv, r):
+        """Alg. 7 (RelaxLocalityAndSetFrontier): a depth-first wave of up to k arcs from u.
+
+        Returns the number of arcs relaxed; sets FlagArray[(r + 1) % 2][v]
+        and the round's change flag for every v lowered at depth k.
+        """
+        count = 0
+        if flags[r % 2, u] == 0:
+            return count
+        flags[r % 2, u] = 0
+        stack_vertex = cuda.local.array(k, int64)
+        stack_arc = cuda.local.array(k, int64)
+        stack_vertex[0] = u
+        stack_arc[0] = indptr[u]
+        depth = 1  # the vertex on top of the stack is at depth - 1
+        while depth > 0:
+            w = stack_vertex[depth - 1]
+            e = stack_arc[depth - 1]
+            if e == indptr[w + 1]:
+                depth -= 1  # all arcs of w done: backtrack
+                continue
+            stack_arc[depth - 1] = e + 1
+            v = indices[e]
+            count += 1
+            if not relax_min(d, v, d[w] + weights[e], floor, conv):
+                continue  # (w, v) already relaxed: backtrack to w
+            if depth == k:
+                flags[(r + 1) % 2, v] = 1  # the wave stops at depth k; v resumes it next launch
+                mark_changed(conv, r)
+            else:
+                stack_vertex[depth] = v
+                stack_arc[depth] = indptr[v]
+                depth += 1
+        return count
+
+    @cuda.jit
+    def relax_locality_launch(indptr, indices, weights, d, floor, flags, conv, counters,
+                              per_thread, r):
+        """Alg. 8/9 (Kernel_1 / Kernel_2): thread t owns vertices t*p .. t*p + p - 1."""
+        t = cuda.grid(1)
+        begin_round(conv, r, t)
+        count = 0
+        n = d.shape[0]
+        for u in range(t * per_thread, min(n, (t + 1) * per_thread)):
+            count += relax_locality(u, indptr, indices, weights, d, floor, flags, conv, r)
+        flush_count(counters, RELAXATIONS, count)
+
+    @cuda.jit
+    def relax_locality_rounds(indptr, indices, weights, d, floor, flags, conv, counters,
+                              per_thread, max_rounds):
+        """Every launch of Alg. 6 as a round of one persistent cooperative kernel."""
+        thread = cuda.grid(1)
+        stride = cuda.gridsize(1)
+        grid = cuda.cg.this_grid()
+        n = d.shape[0]
+        groups = (n + per_thread - 1) // per_thread
+        count = 0
+        r = 0
+        while r < max_rounds:
+            begin_round(conv, r, thread)
+            for t in range(thread, groups, stride):
+                for u in range(t * per_thread, min(n, (t + 1) * per_thread)):
+                    count += relax_locality(u, indptr, indices, weights, d, floor, flags,
+                                            conv, r)
+            grid.sync()
+            r += 1
+            if not round_changed(conv, r - 1):
+                break
+        if thread == 0:
+            counters[ITERATIONS] = r
+        flush_count(counters, RELAXATIONS, count)
+
+    return relax_locality_launch, relax_locality_rounds
+
+
+def launches_before_check(graph, k: int) -> int:
+    """Safari's ``N``, chosen automatically: ``max(1, approx_diameter // (2 k))``.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> launches_before_check(warpath.generators.ring(40, seed=0), 4)
+    4
+    """
+    diameter = graph.approx_diameter() if getattr(graph, "is_device_graph", False) \
+        else graph.stats().approx_diameter
+    return 1 if diameter is None else max(1, int(diameter) // (2 * k))
+
+
+def _check_options(k, vertices_per_thread, launches):
+    for name, value in (("k", k), ("vertices_per_thread", vertices_per_thread)):
+        if not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, not {value!r}")
+    if k > MAX_K:
+        raise ValueError(
+            f"k must be at most {MAX_K} (the wave's stack lives in registers), not {k}")
+    if launches is not None and (not isinstance(launches, (int, np.integer)) or launches < 1):
+        raise ValueError(f"launches must be a positive integer or None, not {launches!r}")
+
+
+@register("sssp", "locality", "cuda", negative_weights=True, auto_rank=12,
+          options=("loop", "k", "vertices_per_thread", "launches"),
+          summary="locality-based k-step relaxation (Safari & Ebnenasir Alg. 6-9)")
+def run(graph, source, *, predecessors=True, loop="fast", k=4, vertices_per_thread=2,
+        launches=None):
+    """Locality-based relaxation from ``source`` on the GPU.
+
+    Parameters
+    ----------
+    graph : Graph or DeviceGraph
+    source : int
+    predecessors : bool
+        Record predecessors after convergence (Okuyama section 5.3).
+    loop : {"fast", "paper"}
+        ``"paper"``: Alg. 6 (``N`` launches, then one launch and one read-back
+        per round); ``"fast"``: one persistent cooperative kernel.
+    k : int
+        How many arcs deep one wave relaxes (paper's best: 4).
+    vertices_per_thread : int
+        Consecutive vertices owned by one thread (paper: 2).
+    launches : int, optional
+        ``N`` for the paper loop; default :func:`launches_before_check`.
+
+    Returns
+    -------
+    SSSPResult
+        ``stats`` also holds ``launches_before_check`` (paper loop).
+
+    Raises
+    ------
+    NegativeCycleError
+        When a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.grid(3, 4, seed=1)
+    >>> a = warpath.sssp(g, 0, method="locality", device="cuda", loop="paper")
+    >>> b = warpath.sssp(g, 0, method="dijkstra", device="cpu")
+    >>> bool((a.distances == b.distances).all())
+    True
+    """
+    from ..cuda.flags import vertex_flags
+    from ..cuda.loops import host_loop, persistent_launch, persistent_outcome
+    from ..cuda.runtime import THREADS, blocks_for
+    from ..cuda.sssp_run import SSSPRun, check_loop
+
+    check_loop(loop)
+    _check_options(k, vertices_per_thread, launches)
+    run = SSSPRun(graph, source)
+    launch_one, launch_rounds = _kernels(int(k))
+    g, tally = run.graph, run.tally
+    flags = vertex_flags(run.n, 2, run.source)
+    per_thread = np.int64(vertices_per_thread)
+    extra = {"k": int(k), "vertices_per_thread": int(vertices_per_thread)}
+    if loop == "paper":
+        first = launches if launches is not None else launches_before_check(run.graph, k)
+        blocks = blocks_for(-(-run.n // int(vertices_per_thread)))
+
+        def step(r):
+            launch_one[blocks, THREADS](g.indptr, g.indices, g.weights, run.d, run.floor, flags,
+                                        run.conv.device, run.counters, per_thread, r)
+            tally.launch()
+
+        rounds, negative = host_loop(step, run.conv, tally, run.n, first_check=first)
+        stats = {**tally.read_counters(run.counters), "iterations": rounds}
+        extra["launches_before_check"] = int(first)
+    else:
+        persistent_launch(launch_rounds, (g.indptr, g.indices, g.weights, run.d, run.floor,
+                                          flags, run.conv.device, run.counters, per_thread,
+                                          np.int64(run.n)),
+                          -(-run.n // int(vertices_per_thread)), tally)
+        stats, negative = persistent_outcome(run.conv, run.counters, tally, run.n)
+    return run.finish(stats, negative, predecessors=predecessors, loop=loop, **extra)

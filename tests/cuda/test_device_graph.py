@@ -1,0 +1,80 @@
+"""DeviceGraph: upload once, wrap GPU arrays, validate them on the GPU."""
+
+import numpy as np
+import pytest
+from numba import cuda
+
+import warpath
+from warpath.cuda.device_graph import DeviceGraph, device_graph
+
+
+def test_uploaded_once_and_cached_on_the_graph():
+    g = warpath.generators.random(30, 90, seed=1)
+    dg = device_graph(g)
+    assert device_graph(g) is dg and dg.host is g
+    np.testing.assert_array_equal(dg.indices.copy_to_host(), g.indices)
+    np.testing.assert_array_equal(dg.weights.copy_to_host(), g.weights)
+    assert (dg.num_vertices, dg.num_edges, dg.directed) == (30, 90, True)
+    assert dg.min_weight == g.min_weight and dg.max_abs_weight == g.max_abs_weight
+
+
+def test_tails_built_on_the_device():
+    g = warpath.generators.power_law(40, 3, 10, seed=2)
+    np.testing.assert_array_equal(device_graph(g).tails.copy_to_host(), g.tails())
+
+
+def test_from_cuda_arrays_summarises_on_the_device():
+    g = warpath.generators.with_negative_weights(warpath.generators.grid(3, 3, seed=3), seed=4)
+    dg = DeviceGraph.from_cuda_arrays(cuda.to_device(g.indptr), cuda.to_device(g.indices),
+                                      cuda.to_device(g.weights), directed=True)
+    assert dg.host is None
+    assert dg.min_weight == g.min_weight and dg.has_negative_weights
+    assert dg.max_abs_weight == g.max_abs_weight
+
+
+def test_from_cuda_arrays_unweighted():
+    dg = DeviceGraph.from_cuda_arrays(cuda.to_device(np.array([0, 2, 2, 2])),
+                                      cuda.to_device(np.array([1, 2])))
+    assert not dg.weighted and dg.weights.copy_to_host().tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("indptr,indices,weights,match", [
+    ([0, 1, 1], [5], [1], "outside"),
+    ([0, 1, 1], [1], [np.nan], "finite"),
+    ([0, 2, 2], [1], [1], "ends at"),
+    ([0, 1, 1], [1], [1, 2], "weights for"),
+])
+def test_from_cuda_arrays_rejects_bad_arrays(indptr, indices, weights, match):
+    with pytest.raises(warpath.GraphError, match=match):
+        DeviceGraph.from_cuda_arrays(cuda.to_device(np.array(indptr)),
+                                     cuda.to_device(np.array(indices)),
+                                     cuda.to_device(np.array(weights)))
+
+
+def test_from_cuda_arrays_rejects_host_arrays_and_bad_types():
+    with pytest.raises(warpath.GraphError, match="on the GPU"):
+        DeviceGraph.from_cuda_arrays(np.array([0, 0]), np.array([], dtype=np.int32))
+    with pytest.raises(warpath.GraphError, match="int32 or int64"):
+        DeviceGraph.from_cuda_arrays(cuda.to_device(np.array([0.0, 0.0])),
+                                     cuda.to_device(np.array([], dtype=np.int32)))
+
+
+@pytest.mark.gpu
+def test_cupy_arrays_without_a_host_round_trip():
+    cupy = pytest.importorskip("cupy")
+    g = warpath.generators.grid(20, 20, seed=5)
+    dg = DeviceGraph.from_cuda_arrays(cupy.asarray(g.indptr), cupy.asarray(g.indices),
+                                      cupy.asarray(g.weights))
+    result = warpath.sssp(dg, 0, method="locality")
+    expected = warpath.sssp(g, 0, method="dijkstra", device="cpu").distances
+    np.testing.assert_array_equal(result.distances, expected)
+
+
+@pytest.mark.gpu
+def test_torch_arrays_without_a_host_round_trip():
+    torch = pytest.importorskip("torch")
+    g = warpath.generators.grid(20, 20, seed=6)
+    on_gpu = [torch.as_tensor(a).cuda() for a in (g.indptr, g.indices, g.weights)]
+    result = warpath.sssp(DeviceGraph.from_cuda_arrays(*on_gpu), 0, method="harish")
+    expected = warpath.sssp(g, 0, method="dijkstra", device="cpu").distances
+    np.testing.assert_array_equal(result.distances, expected)

@@ -1,0 +1,58 @@
+"""The host drivers: paper loop, checks every k rounds, the negative-cycle bound."""
+
+import numpy as np
+
+from warpath.cuda.counters import RunTally
+from warpath.cuda.loops import host_loop, persistent_outcome
+from warpath.cuda.flags import ConvergenceFlags, NEGATIVE_CYCLE
+
+
+class _Flags:
+    """Rounds 0..last-1 change something; optionally a negative cycle at one round."""
+
+    def __init__(self, last, cycle_at=None):
+        self.last, self.cycle_at, self.negative_cycle, self.reads = last, cycle_at, False, []
+
+    def changed(self, r):
+        self.reads.append(r)
+        self.negative_cycle = self.cycle_at is not None and r >= self.cycle_at
+        return r < self.last
+
+
+def test_paper_loop_reads_every_round():
+    flags, tally = _Flags(4), RunTally()
+    steps = []
+    assert host_loop(steps.append, flags, tally, 100) == (5, False)
+    assert steps == [0, 1, 2, 3, 4] and flags.reads == steps and tally.host_syncs == 5
+
+
+def test_first_check_and_every():
+    flags, tally = _Flags(9), RunTally()
+    rounds, negative = host_loop(lambda r: None, flags, tally, 100, first_check=4, every=3)
+    assert not negative and flags.reads == [3, 6, 9] and rounds == 10
+
+
+def test_still_changing_after_n_rounds_is_a_negative_cycle():
+    flags = _Flags(1000)
+    assert host_loop(lambda r: None, flags, RunTally(), 7, first_check=3, every=100) == (7, True)
+    assert flags.reads[-1] == 6  # the last round is always checked
+
+
+def test_a_proven_negative_cycle_stops_the_loop():
+    assert host_loop(lambda r: None, _Flags(1000, cycle_at=2), RunTally(), 50) == (3, True)
+
+
+def test_persistent_outcome():
+    from numba import cuda
+
+    conv = ConvergenceFlags()
+    counters = cuda.to_device(np.array([5, 42], dtype=np.int64))
+    stats, negative = persistent_outcome(conv, counters, RunTally(), 10)
+    assert stats == {"iterations": 5, "relaxations": 42} and not negative
+    conv.device.copy_to_device(np.array([1, 0, 0, 0], dtype=np.int32))
+    counters.copy_to_device(np.array([10, 1], dtype=np.int64))
+    assert persistent_outcome(conv, counters, RunTally(), 10)[1]  # round 10 still changed
+    conv.device.copy_to_device(np.array([0, 0, 0, 1], dtype=np.int32))
+    counters.copy_to_device(np.array([3, 1], dtype=np.int64))
+    assert persistent_outcome(conv, counters, RunTally(), 10)[1]
+    assert NEGATIVE_CYCLE == 3
