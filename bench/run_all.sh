@@ -6,7 +6,7 @@
 #
 # Environment knobs (defaults in brackets): DEVICE [cuda], SUITES [hbf okuyama harish safari
 # agarwal], SOURCES [10], REPEAT [3], MAX_SECONDS [60: time budget per run], MAX_EDGES
-# [70000000], QUICK [unset], EXTRA [more arguments for warpath bench], GATHER_ONLY [unset: set it
+# [70000000], SUITE_SECONDS [unset: time budget per suite, e.g. to fit a lease], QUICK [unset], EXTRA [more arguments for warpath bench], GATHER_ONLY [unset: set it
 # to only rebuild docs/benchmarks.md from the reports already in docs/benchmarks/]. Each suite writes
 # docs/benchmarks/SUITE.{json,md} and its plots; docs/benchmarks.md gathers the reports.
 set -euo pipefail
@@ -22,6 +22,7 @@ else
   args+=(--sources "${SOURCES:-10}" --repeat "${REPEAT:-3}" --max-seconds "${MAX_SECONDS:-60}"
          --max-edges "${MAX_EDGES:-70000000}")
 fi
+[[ -n "${SUITE_SECONDS:-}" ]] && args+=(--suite-seconds "$SUITE_SECONDS")
 status=0
 for suite in $SUITES; do
   [[ -n "${GATHER_ONLY:-}" ]] && break

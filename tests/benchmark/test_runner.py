@@ -194,3 +194,13 @@ def test_cuda_runs_under_the_simulator():
     assert [r["status"] for r in gpu] == ["OK", "OK"], gpu[0].get("reason")
     assert gpu[0]["device"] == "cuda"
     assert gpu[0]["clock"] in ("perf_counter", "cuda-events")
+
+
+def test_spent_suite_budget_skips_the_remaining_runs_and_still_reports():
+    results = run_suite(parse_suite(tiny_suite()), suite_seconds=0.0, log=None)
+    assert results["runs"]
+    skipped = [r for r in results["runs"] if r["status"] == "SKIPPED"]
+    assert len(skipped) == len(results["runs"])
+    assert all("--suite-seconds" in r["reason"] for r in skipped if r["kind"] != "pending")
+    unlimited = run_suite(parse_suite(tiny_suite()), suite_seconds=3600.0, log=None)
+    assert any(r["status"] == "OK" for r in unlimited["runs"])

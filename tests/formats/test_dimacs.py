@@ -11,9 +11,6 @@ import warpath
 from warpath.formats import dimacs
 from formats._graphs import arc_dict, assert_same_graph, min_arcs, python_edges
 
-DATASETS = "/work/shared/datasets"
-
-
 def gr(text: str):
     return io.BytesIO(text.encode())
 
@@ -24,8 +21,8 @@ def write_text(tmp_path, text, name="bad.gr"):
     return path
 
 
-def test_helsinki_matches_an_independent_parse():
-    path = f"{DATASETS}/helsinki-osm-drive.gr.gz"
+def test_helsinki_matches_an_independent_parse(datasets_dir):
+    path = f"{datasets_dir}/helsinki-osm-drive.gr.gz"
     g = warpath.read(path)
     assert (g.num_vertices, g.num_edges, g.directed) == (1437, 2126, True)
     assert g.labels.tolist() == list(range(1, 1438))

@@ -77,8 +77,8 @@ def test_format_override_beats_the_suffix(tmp_path):
     assert warpath.read(path, format="edgelist", directed=False).num_edges == 4
 
 
-def test_real_dataset_through_read_with_sniffing(tmp_path):
-    data = open("/work/shared/datasets/helsinki-osm-drive.gr.gz", "rb").read()
+def test_real_dataset_through_read_with_sniffing(tmp_path, datasets_dir):
+    data = open(f"{datasets_dir}/helsinki-osm-drive.gr.gz", "rb").read()
     path = tmp_path / "road"
     path.write_bytes(data)
     assert warpath.read(path).num_edges == 2126

@@ -11,28 +11,25 @@ import warpath
 from warpath.formats import snap
 from formats._graphs import arc_dict, assert_same_graph, min_arcs, python_edges
 
-DATASETS = "/work/shared/datasets"
-
-
 def edges(text: str, **kwargs):
     return snap.read_snap(io.BytesIO(text.encode()), **kwargs)
 
 
-def test_facebook_undirected_matches_an_independent_parse():
-    path = f"{DATASETS}/facebook_combined.txt.gz"
+def test_facebook_undirected_matches_an_independent_parse(datasets_dir):
+    path = f"{datasets_dir}/facebook_combined.txt.gz"
     g = warpath.read(path, directed=False)
     assert (g.num_vertices, g.num_edges, g.directed, g.weighted) == (4039, 176468, False, False)
     assert g.labels.tolist() == list(range(4039))
     assert arc_dict(g) == min_arcs(python_edges(path), undirected=True)
 
 
-def test_facebook_directed_by_default():
-    g = warpath.read(f"{DATASETS}/facebook_combined.txt.gz")
+def test_facebook_directed_by_default(datasets_dir):
+    g = warpath.read(f"{datasets_dir}/facebook_combined.txt.gz")
     assert g.directed and g.num_edges == 88234
 
 
-def test_bitcoin_csv_matches_an_independent_parse():
-    path = f"{DATASETS}/soc-sign-bitcoinalpha.csv.gz"
+def test_bitcoin_csv_matches_an_independent_parse(datasets_dir):
+    path = f"{datasets_dir}/soc-sign-bitcoinalpha.csv.gz"
     g = warpath.read(path)
     assert (g.num_vertices, g.num_edges, g.directed) == (3783, 24186, True)
     parsed = python_edges(path, sep=",")

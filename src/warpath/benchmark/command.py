@@ -1,7 +1,8 @@
 """The ``warpath bench`` command: its arguments and what it does.
 
 ``warpath bench SUITE [--device auto|cpu|cuda] [--output DIR] [--quick] [--repeat N]
-[--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--no-plots]``
+[--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--suite-seconds S]
+[--no-plots]``
 
 SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
 ``safari``, ``agarwal``, ``quick``) or a path to a TOML file.  ``--quick``
@@ -63,6 +64,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run only this experiment (repeatable)")
     parser.add_argument("--max-seconds", type=float, metavar="S",
                         help="time budget per run: stop taking sources / repetitions after S s")
+    parser.add_argument("--suite-seconds", type=float, metavar="S",
+                        help="time budget for the whole suite: runs not reached by then are "
+                             "SKIPPED (the report is still written)")
     parser.add_argument("--max-edges", type=_positive_int, metavar="N",
                         help="skip graphs with more than N arcs")
     parser.add_argument("--no-plots", action="store_true", help="do not draw plots")
@@ -138,7 +142,8 @@ def run(args) -> int:
         devices = benchmark_devices(args.device)
         results = run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
                             sources=args.sources, max_seconds=args.max_seconds,
-                            max_edges=args.max_edges, experiments=args.experiment)
+                            max_edges=args.max_edges, experiments=args.experiment,
+                            suite_seconds=args.suite_seconds)
     except WarpathError as exc:
         print(f"warpath bench: {exc}", file=sys.stderr)
         return 2
@@ -161,7 +166,7 @@ def _argv_of(args) -> list:
         words += ["--device", args.device]
     if args.quick:
         words.append("--quick")
-    for flag in ("repeat", "sources", "max_seconds", "max_edges"):
+    for flag in ("repeat", "sources", "max_seconds", "max_edges", "suite_seconds"):
         value = getattr(args, flag)
         if value is not None:
             words += [f"--{flag.replace('_', '-')}", str(value)]

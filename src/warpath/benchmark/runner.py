@@ -280,7 +280,8 @@ def _graph_record(spec, graph, quick):
 
 
 def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None,
-              max_seconds=None, max_edges=None, experiments=None, log=_print) -> dict:
+              max_seconds=None, max_edges=None, experiments=None, suite_seconds=None,
+              log=_print) -> dict:
     """Run every experiment of ``suite`` and return the raw results (the JSON body).
 
     Parameters
@@ -299,6 +300,10 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
         Skip graphs with more arcs than this.
     experiments : list of str, optional
         Run only these experiment ids.
+    suite_seconds : float, optional
+        Time budget for the whole suite: once spent, the remaining graphs are
+        not built and the remaining runs are SKIPPED with that reason, so a
+        run that must fit a time limit still reports what it measured.
     log : callable or None
         Progress lines (default: stderr).
 
@@ -321,6 +326,12 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
         for experiment_id in wanted:
             suite.experiment(experiment_id)  # raises SuiteError for an unknown id
     graphs, built, runs, experiment_records = {}, {}, [], []
+    started = time.perf_counter()
+
+    def out_of_time() -> bool:
+        return suite_seconds is not None and time.perf_counter() - started > suite_seconds
+
+    spent = f"the suite's time budget (--suite-seconds {suite_seconds}) was spent"
     for experiment in suite.experiments:
         if wanted and experiment.id not in wanted:
             continue
@@ -339,7 +350,11 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
         experiment_records.append(record)
         for graph_id in experiment.graphs:
             spec = suite.graphs[graph_id]
-            graph = _get_graph(spec, suite, quick, built, graphs, log)
+            if out_of_time() and graph_id not in built:
+                graphs.setdefault(graph_id, {"status": SKIPPED, "reason": spent})
+                graph = None
+            else:
+                graph = _get_graph(spec, suite, quick, built, graphs, log)
             if graph is not None and max_edges is not None and graph.num_edges > max_edges:
                 graph = None
                 graphs[graph_id] = {**graphs[graph_id], "status": SKIPPED,
@@ -358,6 +373,8 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
                 base = {"experiment": experiment.id, "graph": graph_id}
                 if graph is None and plan.status is None:
                     plan.status, plan.reason = SKIPPED, graphs[graph_id]["reason"]
+                if plan.status is None and out_of_time():
+                    plan.status, plan.reason = SKIPPED, spent
                 if plan.status is not None:
                     graph_runs.append({**base, "label": plan.label, "kind": plan.kind,
                                        "name": plan.name, "device": plan.device,

@@ -14,8 +14,15 @@ Examples
 from __future__ import annotations
 
 import os
+import warnings
 
 from numba import cuda
+
+# numba warns about every grid of fewer blocks than the GPU has SMs.  Small
+# graphs and small frontiers legitimately launch such grids (a road graph's
+# first rounds touch a handful of vertices): the warning would only reach
+# users of the library and the command line, who cannot act on it.
+warnings.filterwarnings("ignore", message=r".*will likely result in GPU under-utilization")
 
 #: True under numba's CUDA simulator.
 SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
