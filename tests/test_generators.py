@@ -173,6 +173,17 @@ def test_power_law_small_average():
     assert (g.out_degrees() == 0).any()
 
 
+def test_power_law_keeps_its_average_when_the_top_degree_is_huge():
+    # wiki-Talk's shape: max degree ~40x the arcs per 0.1 % of vertices; uniform hub
+    # degrees in [max/2, max] would give the graph ~36x too many arcs
+    n, avg, top = 100_000, 2.1, 4_000
+    degrees = generators.power_law(n, avg, top, seed=3).out_degrees()
+    assert degrees.max() == top
+    assert abs(degrees.mean() - avg) < 0.1 * avg
+    hubs = np.sort(degrees)[::-1][:5]
+    assert hubs[1] <= top // 2 + 1  # falling off with rank: max / 2, max / 3, ...
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 50])
 def test_ring(n):
     g = generators.ring(n, seed=1)

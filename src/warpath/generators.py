@@ -343,7 +343,9 @@ def power_law(n, avg_degree, max_degree, *, seed, weights="int", max_weight=100,
 
     About 0.1 % of the vertices (at least one) are hubs with out-degree
     uniform in ``[ceil(max_degree / 2), max_degree]``; one of them has exactly
-    ``max_degree``.  The other vertices get out-degrees 0, 1, 2, ... with
+    ``max_degree``.  Where such hubs would hold more than half of the
+    ``avg_degree * n`` arcs, hub degrees fall off as ``max_degree / rank``
+    (and the smallest hubs are dropped) so that the average holds.  The other vertices get out-degrees 0, 1, 2, ... with
     probability proportional to ``(k + 1)**-gamma`` (capped at about four
     times their mean), ``gamma`` fitted so that the whole graph averages
     about ``avg_degree``.  Heads are uniform random vertices (never the tail;
@@ -397,9 +399,8 @@ def power_law(n, avg_degree, max_degree, *, seed, weights="int", max_weight=100,
     _check_weights(weights, max_weight)
     rng = _rng(seed)
     num_hubs = max(1, round(_HUB_SHARE * n))
-    hubs = rng.choice(n, size=num_hubs, replace=False)
-    hub_degrees = rng.integers(-(-max_degree // 2), max_degree, size=num_hubs, endpoint=True)
-    hub_degrees[0] = max_degree
+    hub_degrees = _hub_degrees(rng, num_hubs, max_degree, avg_degree * n)
+    hubs = rng.choice(n, size=hub_degrees.size, replace=False)
     others = np.setdiff1d(np.arange(n), hubs)
     remaining = max(avg_degree * n - int(hub_degrees.sum()), 0.0)
     mean = remaining / others.size if others.size else 0.0
@@ -414,6 +415,25 @@ def power_law(n, avg_degree, max_degree, *, seed, weights="int", max_weight=100,
     dst += dst >= src  # skip the tail itself: no self-loops
     return _build(src, dst, _draw_weights(rng, src.size, weights, max_weight), n, directed,
                   f"power_law_{n}v")
+
+
+def _hub_degrees(rng, num_hubs, max_degree, total_arcs):
+    """Out-degrees of the hubs: the largest is ``max_degree``; together at most half the arcs.
+
+    Harish & Narayanan's hubs have degrees uniform in ``[max_degree / 2,
+    max_degree]``.  Where that would take more than half of ``total_arcs``
+    (a huge ``max_degree`` with a small average, as wiki-Talk's 100,022 with
+    2.1) the degrees fall off as ``max_degree / rank`` instead, as in real
+    scale-free graphs, and hubs are dropped from the end until they fit.
+    """
+    budget = total_arcs / 2
+    if num_hubs * 0.75 * max_degree <= budget:
+        degrees = rng.integers(-(-max_degree // 2), max_degree, size=num_hubs, endpoint=True)
+        degrees[0] = max_degree
+        return degrees
+    degrees = np.maximum(max_degree // np.arange(1, num_hubs + 1), 1)
+    fits = max(1, int(np.searchsorted(np.cumsum(degrees), budget, side="right")))
+    return degrees[:fits]
 
 
 # ---------------------------------------------------------------------- regular shapes

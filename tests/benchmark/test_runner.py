@@ -9,6 +9,7 @@ import warpath
 from benchmark._suites import tiny_suite
 from warpath.benchmark import peers as peer_module
 from warpath.benchmark.output import write_results
+from warpath.benchmark.report import render_report
 from warpath.benchmark.runner import run_suite
 from warpath.benchmark.suite import parse_suite
 from warpath.methods import register, unregister
@@ -202,5 +203,22 @@ def test_spent_suite_budget_skips_the_remaining_runs_and_still_reports():
     skipped = [r for r in results["runs"] if r["status"] == "SKIPPED"]
     assert len(skipped) == len(results["runs"])
     assert all("--suite-seconds" in r["reason"] for r in skipped if r["kind"] != "pending")
+    report = render_report(results)
+    assert "the suite's time budget (--suite-seconds 0.0) was spent" in report
     unlimited = run_suite(parse_suite(tiny_suite()), suite_seconds=3600.0, log=None)
     assert any(r["status"] == "OK" for r in unlimited["runs"])
+
+
+def test_max_edges_skips_a_generated_graph_without_building_it(monkeypatch):
+    from warpath.benchmark import runner
+
+    built = []
+    real_build = runner.build_graph
+    monkeypatch.setattr(runner, "build_graph",
+                        lambda spec, **kw: built.append(spec.id) or real_build(spec, **kw))
+    results = run_suite(parse_suite(tiny_suite()), max_edges=40, log=None)
+    assert built == ["ring"]
+    assert "over --max-edges 40" in results["graphs"]["grid"]["reason"]
+    grid_runs = [r for r in results["runs"] if r["graph"] == "grid"]
+    assert grid_runs and all(r["status"] == "SKIPPED" for r in grid_runs)
+    assert "over --max-edges 40" in render_report(results)

@@ -2,7 +2,7 @@
 
 ``warpath bench SUITE [--device auto|cpu|cuda] [--output DIR] [--quick] [--repeat N]
 [--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--suite-seconds S]
-[--no-plots]``
+[--merge] [--no-plots]``
 
 SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
 ``safari``, ``agarwal``, ``quick``) or a path to a TOML file.  ``--quick``
@@ -69,6 +69,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "SKIPPED (the report is still written)")
     parser.add_argument("--max-edges", type=_positive_int, metavar="N",
                         help="skip graphs with more than N arcs")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the experiments of an earlier DIR/SUITE.json that this run "
+                             "does not repeat (with --experiment: re-run one, keep the rest)")
     parser.add_argument("--no-plots", action="store_true", help="do not draw plots")
     parser.add_argument("--list", action="store_true", help="list the known suites and exit")
 
@@ -125,6 +128,7 @@ def run(args) -> int:
     agarwal...
     0
     """
+    from .merge import MergeError
     from .output import write_results
     from .runner import run_suite
     from .suite import available_suites, load_suite
@@ -144,7 +148,9 @@ def run(args) -> int:
                             sources=args.sources, max_seconds=args.max_seconds,
                             max_edges=args.max_edges, experiments=args.experiment,
                             suite_seconds=args.suite_seconds)
-    except WarpathError as exc:
+        if args.merge:
+            results = _merged_with_earlier(results, args.output)
+    except (WarpathError, MergeError) as exc:
         print(f"warpath bench: {exc}", file=sys.stderr)
         return 2
     command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
@@ -157,6 +163,23 @@ def run(args) -> int:
                   file=sys.stderr)
         return 1
     return 0
+
+
+def _merged_with_earlier(results, directory):
+    """``results`` merged into ``DIR/SUITE.json`` when there is one (else unchanged)."""
+    import json
+    from pathlib import Path
+
+    from .merge import MergeError, merge_results
+
+    path = Path(directory) / f"{results['suite']}.json"
+    if not path.is_file():
+        return results
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MergeError(f"--merge: cannot read {path}: {exc}") from None
+    return merge_results(earlier, results)
 
 
 def _argv_of(args) -> list:
@@ -173,6 +196,8 @@ def _argv_of(args) -> list:
     for experiment in args.experiment or ():
         words += ["--experiment", experiment]
     words += ["--output", str(args.output)]
+    if args.merge:
+        words.append("--merge")
     if args.no_plots:
         words.append("--no-plots")
     return words

@@ -137,6 +137,10 @@ def experiment_section(experiment, graphs, runs, plots=()) -> str:
                  f"{experiment['repeat']} repetition(s); speed-up against "
                  f"`{experiment.get('baseline') or 'none'}`"
                  f"{'; predecessors computed and checked' if experiment['predecessors'] else ''}.")
+    if experiment.get("kept_from"):
+        kept = experiment["kept_from"]
+        lines += ["", f"From an earlier run, kept by `--merge`: `{kept['command']}` "
+                      f"on {kept['date']}."]
     if experiment.get("notes"):
         lines += ["", experiment["notes"]]
     lines.append("")

@@ -41,7 +41,7 @@ import time
 import numpy as np
 
 from . import figures
-from .graphs import GraphUnavailable, build_graph
+from .graphs import GraphUnavailable, build_graph, estimated_arcs
 from .reference import ArcIndex, check_predecessors, compare_distances, reference_distances
 from .runs import ERROR, FAILED, OK, SKIPPED, plan_experiment
 from .sources import choose_sources, explicit_sources
@@ -350,8 +350,13 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
         experiment_records.append(record)
         for graph_id in experiment.graphs:
             spec = suite.graphs[graph_id]
+            expected = estimated_arcs(spec, quick=quick)
             if out_of_time() and graph_id not in built:
-                graphs.setdefault(graph_id, {"status": SKIPPED, "reason": spent})
+                graphs.setdefault(graph_id, _skipped_graph_record(spec, quick, spent))
+                graph = None
+            elif max_edges is not None and expected is not None and expected > max_edges:
+                graphs.setdefault(graph_id, _skipped_graph_record(
+                    spec, quick, f"about {expected:,} arcs, over --max-edges {max_edges:,}"))
                 graph = None
             else:
                 graph = _get_graph(spec, suite, quick, built, graphs, log)
@@ -406,12 +411,15 @@ def _get_graph(spec, suite, quick, built, graphs, log):
             f"({spec.describe(quick)})")
     except GraphUnavailable as exc:
         graph = None
-        graphs[spec.id] = {"id": spec.id, "paper_name": spec.paper_name,
-                           "recipe": spec.describe(quick), "note": spec.note,
-                           "status": SKIPPED, "reason": str(exc), "stats": None}
+        graphs[spec.id] = _skipped_graph_record(spec, quick, str(exc))
         log(f"graph {spec.id}: skipped, {exc}")
     built[spec.id] = graph
     return graph
+
+
+def _skipped_graph_record(spec, quick, reason):
+    return {"id": spec.id, "paper_name": spec.paper_name, "recipe": spec.describe(quick),
+            "note": spec.note, "status": SKIPPED, "reason": reason, "stats": None}
 
 
 def _choose(experiment, graph, count):

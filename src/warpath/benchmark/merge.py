@@ -1,0 +1,76 @@
+"""Folding a new run of some experiments into an earlier results file of the same suite.
+
+``warpath bench SUITE --experiment ID --merge`` re-runs one experiment (at a
+larger size, after a method got faster, or because a time budget cut it
+short) and keeps every other experiment of the earlier ``SUITE.json`` as it
+was, so one report holds the whole suite.  Each kept experiment remembers
+the command and date that produced it, and the report says so.
+
+Examples
+--------
+>>> earlier = {"suite": "s", "command": "warpath bench s", "environment": {"date": "d1"},
+...            "graphs": {"g": {"id": "g"}},
+...            "experiments": [{"id": "a"}, {"id": "b"}],
+...            "runs": [{"experiment": "a", "graph": "g"}, {"experiment": "b", "graph": "g"}]}
+>>> latest = {"suite": "s", "graphs": {"g": {"id": "g", "new": True}},
+...           "experiments": [{"id": "b"}], "runs": [{"experiment": "b", "graph": "g", "new": 1}]}
+>>> merged = merge_results(earlier, latest)
+>>> [e["id"] for e in merged["experiments"]], [r.get("new") for r in merged["runs"]]
+(['a', 'b'], [None, 1])
+>>> merged["experiments"][0]["kept_from"]
+{'command': 'warpath bench s', 'date': 'd1'}
+"""
+
+from __future__ import annotations
+
+
+class MergeError(ValueError):
+    """The earlier results cannot be merged with these (another suite)."""
+
+
+def merge_results(earlier: dict, latest: dict) -> dict:
+    """``latest`` with the experiments of ``earlier`` that it did not run.
+
+    Parameters
+    ----------
+    earlier : dict
+        A results dict read back from ``SUITE.json`` (with ``command`` and ``environment``).
+    latest : dict
+        A fresh :func:`~warpath.benchmark.runner.run_suite` result of the same suite.
+
+    Returns
+    -------
+    dict
+        Experiments in the earlier order (new ones appended); the runs of each
+        experiment from whichever run produced it; graphs from both, the
+        latest winning unless it skipped one the earlier run built.  A kept experiment carries ``kept_from`` (the earlier
+        command and date) unless it already did.
+
+    Raises
+    ------
+    MergeError
+        When the two are results of different suites.
+    """
+    if earlier.get("suite") != latest.get("suite"):
+        raise MergeError(f"cannot merge results of suite {earlier.get('suite')!r} into a run of "
+                         f"suite {latest.get('suite')!r}")
+    fresh = {e["id"]: e for e in latest["experiments"] if not e.get("skipped")}
+    provenance = {"command": earlier.get("command", ""),
+                  "date": earlier.get("environment", {}).get("date", "?")}
+    experiments, seen = [], set()
+    for experiment in earlier["experiments"]:
+        seen.add(experiment["id"])
+        if experiment["id"] in fresh:
+            experiments.append(fresh[experiment["id"]])
+        else:
+            experiments.append({**experiment,
+                                "kept_from": experiment.get("kept_from", provenance)})
+    experiments += [e for e in latest["experiments"] if e["id"] not in seen]
+    kept_runs = [r for r in earlier["runs"] if r["experiment"] not in fresh]
+    graphs = dict(earlier.get("graphs", {}))
+    for graph_id, graph in latest["graphs"].items():  # a graph skipped now keeps its stats
+        if graph.get("status") != "SKIPPED" or graph_id not in graphs:
+            graphs[graph_id] = graph
+    return {**latest, "experiments": experiments, "graphs": graphs,
+            "runs": kept_runs + [r for r in latest["runs"] if r["experiment"] in fresh
+                                 or r["experiment"] not in seen]}

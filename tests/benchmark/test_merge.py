@@ -1,0 +1,92 @@
+"""``--merge``: re-run some experiments of a suite, keep the others of the earlier results."""
+
+import json
+
+import pytest
+
+from benchmark._suites import tiny_suite
+from warpath.benchmark.__main__ import main
+from warpath.benchmark.merge import MergeError, merge_results
+
+SECOND_EXPERIMENT = '''
+[[experiments]]
+id = "bfs"
+problem = "bfs"
+graphs = ["ring"]
+methods = ["queue@cpu"]
+peers = ["scipy-bfs"]
+baseline = "queue@cpu"
+sources = 2
+repeat = 1
+'''
+
+
+@pytest.fixture
+def suite_file(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(tiny_suite(extra=SECOND_EXPERIMENT))
+    return path
+
+
+def _load(directory):
+    return json.loads((directory / "tiny.json").read_text())
+
+
+def test_rerunning_one_experiment_keeps_the_others(suite_file, tmp_path):
+    out = tmp_path / "out"
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots"]) == 0
+    first = _load(out)
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots",
+                 "--experiment", "bfs", "--merge"]) == 0
+    merged = _load(out)
+    assert [e["id"] for e in merged["experiments"]] == ["sssp", "bfs"]
+    kept = [r for r in merged["runs"] if r["experiment"] == "sssp"]
+    assert kept == [r for r in first["runs"] if r["experiment"] == "sssp"]
+    assert merged["experiments"][0]["kept_from"]["command"] == first["command"]
+    assert "kept_from" not in merged["experiments"][1]
+    assert "--merge" in merged["command"]
+    redone = [r for r in merged["runs"] if r["experiment"] == "bfs"]
+    assert redone and all(r["status"] in ("OK", "SKIPPED") for r in redone)
+    assert redone != [r for r in first["runs"] if r["experiment"] == "bfs"]  # fresh timings
+    report = (out / "tiny.md").read_text()
+    assert "kept by `--merge`" in report and report.count("kept by `--merge`") == 1
+
+
+def test_without_merge_the_earlier_experiments_are_replaced(suite_file, tmp_path):
+    out = tmp_path / "out"
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots"]) == 0
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots",
+                 "--experiment", "bfs"]) == 0
+    assert [e["id"] for e in _load(out)["experiments"]] == ["bfs"]
+
+
+def test_merge_with_no_earlier_file_just_writes(suite_file, tmp_path):
+    out = tmp_path / "fresh"
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots",
+                 "--experiment", "bfs", "--merge"]) == 0
+    assert [e["id"] for e in _load(out)["experiments"]] == ["bfs"]
+
+
+def test_an_unreadable_earlier_file_is_a_clear_error(suite_file, tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tiny.json").write_text("{ not json")
+    assert main([str(suite_file), "--device", "cpu", "--output", str(out), "--no-plots",
+                 "--experiment", "bfs", "--merge"]) == 2
+    assert f"cannot read {out / 'tiny.json'}" in capsys.readouterr().err
+
+
+def test_results_of_another_suite_are_refused():
+    with pytest.raises(MergeError, match="suite 'a'.*suite 'b'"):
+        merge_results({"suite": "a", "experiments": [], "runs": []},
+                      {"suite": "b", "experiments": [], "runs": [], "graphs": {}})
+
+
+def test_a_graph_skipped_now_keeps_the_earlier_statistics():
+    earlier = {"suite": "s", "graphs": {"g": {"id": "g", "status": "OK", "stats": {"v": 1}}},
+               "experiments": [{"id": "a"}], "runs": []}
+    latest = {"suite": "s", "graphs": {"g": {"id": "g", "status": "SKIPPED", "stats": None},
+                                       "h": {"id": "h", "status": "SKIPPED"}},
+              "experiments": [{"id": "b"}], "runs": []}
+    graphs = merge_results(earlier, latest)["graphs"]
+    assert graphs["g"]["stats"] == {"v": 1} and graphs["h"]["status"] == "SKIPPED"
