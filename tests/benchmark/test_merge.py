@@ -90,3 +90,31 @@ def test_a_graph_skipped_now_keeps_the_earlier_statistics():
               "experiments": [{"id": "b"}], "runs": []}
     graphs = merge_results(earlier, latest)["graphs"]
     assert graphs["g"]["stats"] == {"v": 1} and graphs["h"]["status"] == "SKIPPED"
+
+
+def test_a_killed_run_leaves_a_partial_report_that_keeps_the_merged_experiments(
+        suite_file, tmp_path, monkeypatch):
+    from warpath.benchmark import runner
+
+    suite = suite_file
+    out = tmp_path / "out"
+    assert main([str(suite), "--device", "cpu", "--output", str(out), "--no-plots"]) == 0
+    real_execute = runner.execute_run
+
+    def dies_on_the_ring(plan, experiment, graph, *args, **kwargs):
+        if experiment.id == "sssp" and graph.num_vertices == 30:
+            raise KeyboardInterrupt  # stands for a time limit killing the process
+        return real_execute(plan, experiment, graph, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "execute_run", dies_on_the_ring)
+    with pytest.raises(KeyboardInterrupt):
+        main([str(suite), "--device", "cpu", "--output", str(out), "--no-plots",
+              "--experiment", "sssp", "--merge"])
+    partial = _load(out)
+    assert partial["partial"] is True
+    assert {r["graph"] for r in partial["runs"] if r["experiment"] == "sssp"} == {"grid"}
+    assert [e["id"] for e in partial["experiments"]] == ["sssp", "bfs"]
+    assert partial["experiments"][1]["kept_from"]["command"].startswith("warpath bench")
+    report = (out / "tiny.md").read_text(encoding="utf-8")
+    assert "**Partial results**" in report
+    assert "No runs yet: not reached." in report

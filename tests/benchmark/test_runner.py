@@ -222,3 +222,74 @@ def test_max_edges_skips_a_generated_graph_without_building_it(monkeypatch):
     grid_runs = [r for r in results["runs"] if r["graph"] == "grid"]
     assert grid_runs and all(r["status"] == "SKIPPED" for r in grid_runs)
     assert "over --max-edges 40" in render_report(results)
+
+
+def test_large_negative_graphs_are_checked_by_the_certificate(monkeypatch):
+    from warpath.benchmark import reference, runner
+
+    @register("sssp", "test-off-by-one", "cpu", negative_weights=True, summary="wrong on purpose")
+    def run(graph, source, *, predecessors=True):
+        from scipy.sparse import csgraph
+
+        distances = csgraph.johnson(graph.to_scipy(), indices=source)
+        distances[(source + 1) % graph.num_vertices] -= 1
+        return SSSPResult(source, distances, None, {"iterations": 1, "relaxations": 2})
+
+    johnson_calls = []
+    real_reference = runner.reference_distances
+    monkeypatch.setattr(runner, "reference_distances",
+                        lambda *a: johnson_calls.append(a) or real_reference(*a))
+    monkeypatch.setattr(reference, "JOHNSON_MAX_ARCS", 10)
+    text = tiny_suite(methods='["bellman-ford@cpu", "test-off-by-one@cpu"]', peers="[]")
+    text = text.replace("cols = 7 }", "cols = 7 }\nnegative = true")
+    try:
+        results = run_suite(parse_suite(text), log=None)
+    finally:
+        unregister("sssp", "test-off-by-one", "cpu")
+    assert results["graphs"]["grid"]["stats"] is not None
+    grid = {r["label"]: r for r in results["runs"] if r["graph"] == "grid"}
+    assert grid["bellman-ford@cpu"]["status"] == "OK"
+    assert grid["bellman-ford@cpu"]["mteps"] > 0
+    assert grid["test-off-by-one@cpu"]["status"] == "FAILED"
+    assert "improves" in grid["test-off-by-one@cpu"]["reason"] or \
+        "exact arcs" in grid["test-off-by-one@cpu"]["reason"]
+    assert [graph for graph, *_ in johnson_calls if graph.has_negative_weights] == []
+
+
+def test_a_long_first_call_over_the_run_budget_is_the_only_sample(monkeypatch):
+    from warpath.benchmark import runner
+
+    monkeypatch.setattr(runner, "SINGLE_SAMPLE_SECONDS", 0.0)
+    results = run_suite(parse_suite(tiny_suite()), max_seconds=1e-9, log=None)
+    ran = [r for r in results["runs"] if r["status"] == "OK"]
+    assert ran
+    for run in ran:
+        assert run["queries"] == 1
+        assert run["seconds_per_query"] == [[run["first_call_seconds"]]]
+        assert "only sample" in run["reason"]
+
+
+def test_a_short_first_call_over_the_budget_is_still_followed_by_a_timed_query():
+    # the first call may be mostly JIT compilation: it must not become the figure
+    results = run_suite(parse_suite(tiny_suite()), max_seconds=1e-9, log=None)
+    ran = [r for r in results["runs"] if r["status"] == "OK"]
+    assert ran
+    for run in ran:
+        assert run["queries"] == 1 and len(run["seconds_per_query"]) == 1
+        assert "only sample" not in run["reason"] and "1 of 3 queries" in run["reason"]
+
+
+def test_checkpoints_carry_the_results_so_far():
+    seen, reports = [], []
+
+    def checkpoint(partial):
+        seen.append((partial["partial"], sorted(partial["graphs"]), len(partial["runs"])))
+        reports.append(render_report(partial))
+
+    results = run_suite(parse_suite(tiny_suite()), log=None, checkpoint=checkpoint)
+    assert [(flag, graphs) for flag, graphs, _ in seen] == [(True, ["grid"]),
+                                                           (True, ["grid", "ring"])]
+    assert 0 < seen[0][2] < seen[1][2] == len(results["runs"])
+    assert "partial" not in results
+    assert "**Partial results**" in reports[0] and "**ring**: not reached yet." in reports[0]
+    assert "not reached yet" not in reports[1]

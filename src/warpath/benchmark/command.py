@@ -128,7 +128,7 @@ def run(args) -> int:
     agarwal...
     0
     """
-    from .merge import MergeError
+    from .merge import MergeError, merge_results
     from .output import write_results
     from .runner import run_suite
     from .suite import available_suites, load_suite
@@ -141,19 +141,25 @@ def run(args) -> int:
         print("warpath bench: give a SUITE (" + ", ".join(available_suites())
               + ") or --quick", file=sys.stderr)
         return 2
+    command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
     try:
         suite = load_suite(name)
         devices = benchmark_devices(args.device)
-        results = run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
-                            sources=args.sources, max_seconds=args.max_seconds,
-                            max_edges=args.max_edges, experiments=args.experiment,
-                            suite_seconds=args.suite_seconds)
-        if args.merge:
-            results = _merged_with_earlier(results, args.output)
+        earlier = _earlier_results(suite.name, args.output) if args.merge else None
+
+        def merged(results):
+            return results if earlier is None else merge_results(earlier, results)
+
+        def checkpoint(partial):
+            write_results(merged(partial), args.output, command=command, plots=False)
+
+        results = merged(run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
+                                   sources=args.sources, max_seconds=args.max_seconds,
+                                   max_edges=args.max_edges, experiments=args.experiment,
+                                   suite_seconds=args.suite_seconds, checkpoint=checkpoint))
     except (WarpathError, MergeError) as exc:
         print(f"warpath bench: {exc}", file=sys.stderr)
         return 2
-    command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
     paths = write_results(results, args.output, command=command, plots=not args.no_plots)
     bad = [r for r in results["runs"] if r["status"] in ("FAILED", "ERROR")]
     print(f"wrote {', '.join(paths)}")
@@ -165,21 +171,21 @@ def run(args) -> int:
     return 0
 
 
-def _merged_with_earlier(results, directory):
-    """``results`` merged into ``DIR/SUITE.json`` when there is one (else unchanged)."""
+def _earlier_results(suite_name, directory):
+    """The results in ``DIR/SUITE.json`` for ``--merge`` (``None`` when there are none), read
+    before the run starts: its checkpoints overwrite that file."""
     import json
     from pathlib import Path
 
-    from .merge import MergeError, merge_results
+    from .merge import MergeError
 
-    path = Path(directory) / f"{results['suite']}.json"
+    path = Path(directory) / f"{suite_name}.json"
     if not path.is_file():
-        return results
+        return None
     try:
-        earlier = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise MergeError(f"--merge: cannot read {path}: {exc}") from None
-    return merge_results(earlier, results)
 
 
 def _argv_of(args) -> list:

@@ -6,6 +6,12 @@ unweighted Dijkstra gives BFS levels) and, when the run computed them, its
 predecessors are checked to form shortest-path trees.  A mismatch marks the
 run FAILED in the report and the JSON.
 
+Johnson starts with a Bellman-Ford pass, O(V E) at worst: hours on a road
+graph of millions of arcs with negative weights.  There single-source answers
+are checked by :func:`certify_distances` instead, a proof that needs no
+reference: distances that no arc can improve, and that a path of exact arcs
+from the source reaches, are the shortest distances.
+
 Examples
 --------
 >>> import warpath
@@ -40,6 +46,110 @@ def reference_distances(graph, problem: str, sources) -> np.ndarray:
     if graph.has_negative_weights:
         return csgraph.johnson(matrix, directed=True, indices=indices)
     return csgraph.dijkstra(matrix, directed=True, indices=indices)
+
+
+JOHNSON_MAX_ARCS = 2_000_000
+
+
+def uses_certificate(graph, problem: str) -> bool:
+    """Whether single-source answers on ``graph`` are checked by :func:`certify_distances`
+    (negative weights and more than :data:`JOHNSON_MAX_ARCS` arcs: Johnson would take too long).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.with_negative_weights(warpath.generators.grid(3, 3, seed=0), seed=0)
+    >>> uses_certificate(g, "sssp")
+    False
+    """
+    return (problem == "sssp" and graph.has_negative_weights
+            and graph.num_edges > JOHNSON_MAX_ARCS)
+
+
+def reachable(graph, source: int) -> np.ndarray:
+    """Mask of the vertices ``source`` reaches (scipy's breadth-first order).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> reachable(warpath.Graph.from_edges([0], [1], num_vertices=3), 0).tolist()
+    [True, True, False]
+    """
+    from scipy.sparse import csgraph
+
+    mask = np.zeros(graph.num_vertices, dtype=bool)
+    mask[csgraph.breadth_first_order(graph.to_scipy(), int(source), directed=True,
+                                     return_predecessors=False)] = True
+    return mask
+
+
+def certify_distances(distances, graph, source: int, problem: str = "sssp"):
+    """``None`` when ``distances`` are the shortest distances from ``source``, else why not.
+
+    The proof: (1) exactly the vertices ``source`` reaches are finite and
+    ``d[source] == 0``; (2) no arc improves a distance, ``d[u] + w(u, v) >=
+    d[v]`` (so every ``d[v]`` is at most the length of every path to it);
+    (3) every reached vertex is reached from the source through *tight* arcs,
+    ``d[u] + w(u, v) == d[v]`` (so some path has length ``d[v]``).  Checks
+    (2) and (3) are exact for integer weights and use the relative tolerance
+    of :func:`compare_distances` for float weights.  It needs no reference
+    solver, so it also covers graphs with negative weights where Johnson
+    would take hours.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [4, 1, -5])
+    >>> certify_distances(np.array([0.0, 4.0, -1.0]), g, 0) is None
+    True
+    >>> certify_distances(np.array([0.0, 4.0, 1.0]), g, 0)
+    'arc 1 -> 2 improves vertex 2: 4.0 + -5.0 < 1.0 (1 such arc in all)'
+    >>> certify_distances(np.array([0.0, 3.0, -2.0]), g, 0)
+    'vertex 1: distance 3.0 is not reached through exact arcs (no path has this length)'
+    """
+    from scipy import sparse
+
+    d = np.asarray(distances, dtype=np.float64)
+    n = graph.num_vertices
+    if d.shape != (n,):
+        return f"shape {d.shape} but the graph has {n} vertices"
+    if np.isnan(d).any():
+        return f"vertex {int(np.argmax(np.isnan(d)))}: distance nan"
+    if d[source] != 0:
+        return f"vertex {source} (the source): distance {d[source]}, not 0"
+    reach = reachable(graph, source)
+    wrong_reach = np.isfinite(d) != reach
+    if wrong_reach.any():
+        v = int(np.argmax(wrong_reach))
+        expected = "reachable" if reach[v] else "unreachable"
+        return f"vertex {v}: distance {d[v]} but it is {expected} from {source}"
+    tails = graph.tails().astype(np.int64)
+    heads = graph.indices.astype(np.int64)
+    weights = np.ones(heads.size) if problem == "bfs" else graph.weights.astype(np.float64)
+    live = reach[tails]
+    tails, heads, weights = tails[live], heads[live], weights[live]
+    through = d[tails] + weights
+    slack = _tolerance(graph, problem) * np.maximum(1.0, np.abs(d[heads]))
+    improves = through < d[heads] - slack
+    if improves.any():
+        i = int(np.argmax(improves))
+        return (f"arc {tails[i]} -> {heads[i]} improves vertex {heads[i]}: {d[tails[i]]} + "
+                f"{weights[i]} < {d[heads[i]]} ({int(improves.sum())} such arc"
+                f"{'' if improves.sum() == 1 else 's'} in all)")
+    tight = np.abs(through - d[heads]) <= slack
+    tight_graph = sparse.csr_matrix((np.ones(int(tight.sum())), (tails[tight], heads[tight])),
+                                    shape=(n, n))
+    from scipy.sparse import csgraph
+
+    on_tight_paths = np.zeros(n, dtype=bool)
+    on_tight_paths[csgraph.breadth_first_order(tight_graph, int(source), directed=True,
+                                               return_predecessors=False)] = True
+    missing = reach & ~on_tight_paths
+    if missing.any():
+        v = int(np.argmax(missing))
+        return (f"vertex {v}: distance {d[v]} is not reached through exact arcs "
+                f"(no path has this length)")
+    return None
 
 
 def _tolerance(graph, problem):

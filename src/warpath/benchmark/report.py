@@ -145,13 +145,19 @@ def experiment_section(experiment, graphs, runs, plots=()) -> str:
         lines += ["", experiment["notes"]]
     lines.append("")
     for graph_id in experiment["graphs"]:
-        graph = graphs[graph_id]
+        graph = graphs.get(graph_id)
+        if graph is None:  # a partial report, written before the run got there
+            lines += [f"**{graph_id}**: not reached yet.", ""]
+            continue
         lines += [_graph_heading(graph), ""]
         source_line = _sources_line(experiment["sources"].get(graph_id))
         if source_line:
             lines += [source_line, ""]
         graph_runs = [r for r in runs if r["experiment"] == experiment["id"]
                       and r["graph"] == graph_id]
+        if not graph_runs:  # a partial report again
+            lines += ["No runs yet: not reached.", ""]
+            continue
         lines += [markdown_table(RUN_HEADER, [run_row(r) for r in graph_runs]), ""]
     for plot in plots:
         lines += [f"![{experiment['id']}]({plot})", ""]
@@ -201,6 +207,10 @@ def render_report(results, plots=None) -> str:
               f"{env.get('memory', '?')} RAM; GPU: {gpu.get('description', 'none')}",
               f"- Versions: {versions}; commit {env.get('git_commit') or 'unknown'}",
               f"- Runs: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())), ""]
+    if results.get("partial"):
+        lines += ["**Partial results**: written while the benchmark was running; it was "
+                  "stopped (or is still going) before the end. Runs not listed were not reached.",
+                  ""]
     failed = [r for r in runs if r["status"] in ("FAILED", "ERROR")]
     if failed:
         lines += ["**Wrong answers or errors:**", ""]
