@@ -6,7 +6,7 @@ solvers alternating source by source.  The graphs: a
 514 x 514 road-like grid (the size of DIMACS USA-road-d.NY: 264K vertices)
 and the Helsinki OSM driving network shipped in ../shared/datasets.
 
-Run: ``PYTHONPATH=src python3 bench/bench_cpu_dijkstra.py [--sources 20]``
+Run: ``PYTHONPATH=src python3 bench/bench_cpu_dijkstra.py [--sources 20] [--random]``
 """
 
 from __future__ import annotations
@@ -73,6 +73,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sources", type=int, default=20, help="random sources per graph")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--random", action="store_true",
+                        help="also random graphs of 1M and 2M vertices, degree 6 (5 sources each)")
     args = parser.parse_args()
     print("| graph                      |  vertices |       arcs | warpath ms |   scipy ms |"
           " speed-up |")
@@ -82,6 +84,11 @@ def main():
         graph = warpath.generators.grid(514, 514, seed=args.seed, weights=weights)
         bench(f"grid 514x514 ({weights})", graph, args.sources, args.seed)
     bench("helsinki-osm-drive", load_helsinki(), args.sources, args.seed)
+    if args.random:
+        # Harish Fig. 4's random graphs (degree 6): no locality, a heap of millions of entries
+        for n in (1_000_000, 2_000_000):
+            graph = warpath.generators.random(n, 6 * n, seed=args.seed)
+            bench(f"random {n // 1_000_000}M, degree 6", graph, min(args.sources, 5), args.seed)
 
 
 if __name__ == "__main__":
