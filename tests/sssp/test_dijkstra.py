@@ -170,11 +170,12 @@ def test_no_warning_for_ordinary_integer_graphs():
         run(g, 0)
 
 
+@pytest.mark.parametrize("arity", [2, 3, 4, 16])
 @pytest.mark.parametrize("weights", ["int", "float", "wide"])
-def test_big_heaps_match_scipy(weights):
-    """Millions of heap moves: a random graph (the heap grows to thousands of entries), a star
-    (one pop pushes every vertex) and arcs whose pushes arrive in decreasing order (every push
-    sifts up to the root) exercise the 4-ary heap's sentinels in both heap layouts."""
+def test_big_heaps_match_scipy(weights, arity):
+    """Many heap moves: a random graph (the heap grows to thousands of entries), a star (one
+    pop pushes every vertex) and arcs whose pushes arrive in decreasing order (every push sifts
+    up to the root) exercise the d-ary heap's sentinels in both heap layouts."""
     rng = np.random.default_rng(11)
     n = 3000
     star_weights = np.arange(n - 1, 0, -1)
@@ -193,4 +194,13 @@ def test_big_heaps_match_scipy(weights):
                                              graph.weights.astype(np.int64) * 2**35)
             assert prepare(graph)[4] == 0
         for source in (0, n // 2):
-            assert_distances_equal(run(graph, source).distances, scipy_sssp(graph, source), graph)
+            result = run(graph, source, heap_arity=arity)
+            assert_distances_equal(result.distances, scipy_sssp(graph, source), graph)
+            assert_shortest_path_tree(graph, source, result.distances, result.predecessors)
+
+
+@pytest.mark.parametrize("arity", [1, 17, 2.5, True, "4"])
+def test_heap_arity_out_of_range_is_a_clear_error(arity):
+    graph = warpath.generators.grid(3, 3, seed=0)
+    with pytest.raises(ValueError, match="heap_arity must be an integer from 2 to 16"):
+        run(graph, 0, heap_arity=arity)
