@@ -74,7 +74,8 @@ def main():
     parser.add_argument("--sources", type=int, default=20, help="random sources per graph")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--random", action="store_true",
-                        help="also random graphs of 1M and 2M vertices, degree 6 (5 sources each)")
+                        help="also random graphs of 1M and 2M vertices, degree 6, int and "
+                             "float weights (5 sources each)")
     args = parser.parse_args()
     print("| graph                      |  vertices |       arcs | warpath ms |   scipy ms |"
           " speed-up |")
@@ -87,8 +88,10 @@ def main():
     if args.random:
         # Harish Fig. 4's random graphs (degree 6): no locality, a heap of millions of entries
         for n in (1_000_000, 2_000_000):
-            graph = warpath.generators.random(n, 6 * n, seed=args.seed)
-            bench(f"random {n // 1_000_000}M, degree 6", graph, min(args.sources, 5), args.seed)
+            for weights in ("int", "float"):
+                graph = warpath.generators.random(n, 6 * n, seed=args.seed, weights=weights)
+                bench(f"random {n // 1_000_000}M deg 6 ({weights})", graph,
+                      min(args.sources, 5), args.seed)
 
 
 if __name__ == "__main__":

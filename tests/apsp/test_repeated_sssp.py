@@ -11,6 +11,7 @@ from scipy.sparse import csgraph
 
 import warpath
 from warpath.apsp.repeated_sssp import check_matrix_memory
+from warpath.sssp.dijkstra import heap_layout, prepare
 
 
 def assert_matrix(graph, matrix, expected):
@@ -27,7 +28,10 @@ def test_apsp_matches_scipy_dijkstra(graph):
     matrix = warpath.apsp(graph, method="repeated-sssp", device="cpu")
     assert_matrix(graph, matrix, csgraph.dijkstra(scipy_graph(graph)))
     reached = np.isfinite(matrix.distances)
-    assert matrix.stats["iterations"] == reached.sum()
+    if heap_layout(graph.num_vertices, prepare(graph)[4]) == "packed":
+        assert matrix.stats["iterations"] == reached.sum()
+    else:  # float32 heap keys may scan a vertex again (warpath.sssp.dijkstra)
+        assert matrix.stats["iterations"] >= reached.sum()
 
 
 @settings(max_examples=80, deadline=None)

@@ -111,8 +111,8 @@ def johnson(graph, sources, *, predecessors=True):
     -------
     DistanceMatrix
         ``stats["iterations"]`` counts the Bellman-Ford rounds plus the
-        vertices settled by all Dijkstra runs, ``stats["relaxations"]`` the
-        arcs scanned by both.
+        vertex scans of all Dijkstra runs (see :func:`~warpath.sssp.dijkstra.dijkstra`),
+        ``stats["relaxations"]`` the arcs scanned by both.
 
     Raises
     ------

@@ -11,12 +11,44 @@ entries and each level of a pop is a cache miss; a 4-ary heap (the children of
 one.  On the CI box it took random(2M, 12M) from 3.0 s to 2.3 s per source and
 the road grid from 40 to 36 ms (``docs/performance.md``).
 
-For integer weights whose path lengths leave room, the distance and the
-vertex are packed into one int64 heap entry (``distance << bits | vertex``),
-so a sift moves one word and compares once per level; otherwise the heap
-keeps keys and vertices in two parallel arrays.  Pops use the bottom-up
-("hole") sift-down with ``arity`` sentinels after the last entry, which avoids
-bounds checks and one unpredictable branch per level.
+A sift moves and compares heap entries, so the heap keeps one int64 word per
+entry where it can.  Three layouts (:func:`heap_layout`):
+
+``"packed"``
+    Integer weights whose path lengths leave room: ``distance << bits |
+    vertex``, exact; a sift moves one word and compares once per level.
+``"float32"``
+    Float weights, or integer path lengths too long to pack: the bit pattern
+    of ``float32(distance)`` above bit 32, the vertex below (graphs of up to
+    2**32 vertices).  On the CI box it took the float 514 x 514 grid from 60
+    to 42 ms and float random(2M, 12M) from 3.4 to 2.5 s per source.
+``"keyed"``
+    Past 2**32 vertices: keys and vertices in two parallel arrays, two loads
+    and two stores per move.
+
+Why float32 keys still give exact distances: the distances are computed and
+stored in float64 (or int64) as before; only the heap order is rounded.
+Non-negative float32 bit patterns order like the values and rounding is
+monotone, so keys pop in order (a scan pushes no key below its own) and
+only distances that round to the same float32 may pop out of order.  An
+entry is current while its key is the key of its vertex's distance now;
+others are skipped as stale.  A vertex whose distance improves after its
+scan, within the float32 value being scanned, is pushed and scanned again
+(label-correcting inside one value); an improvement whose key is still
+queued above the one being scanned needs no second entry.  So every reached
+vertex is scanned at its final distance, after which no arc can improve a
+distance.  That fixed point is unique, since rounded addition is monotone:
+every distance is the smallest rounded path sum, the exact order's result
+to the last bit, and every predecessor arc is tight (``d[p] + w == d[v]``).
+The price, paid only where distances agree in float32 (to about 7 digits)
+and arcs between them are about that short or zero: ``iterations`` above
+the reached vertices (many times above on inputs built for it, as for any
+label-correcting order), and a heap that may outgrow one entry per arc and
+then doubles.
+
+Pops use the bottom-up ("hole") sift-down with ``arity`` sentinels after the
+last entry, which avoids bounds checks and one unpredictable branch per
+level.
 
 Examples
 --------
@@ -40,6 +72,10 @@ from ..result import SSSPResult
 INT_UNREACHED = np.iinfo(np.int64).max
 #: Children per heap node unless ``heap_arity=`` says otherwise (2: the papers' binary heap).
 DEFAULT_ARITY = 4
+#: Float32-keyed heap entries hold the key above bit 32 and the vertex below, so they serve
+#: graphs of up to ``2**32`` vertices; larger ones use the two-array heap.
+FLOAT32_KEY_SHIFT = 32
+FLOAT32_KEY_MAX_VERTICES = 2**FLOAT32_KEY_SHIFT
 
 
 def distance_dtype(graph, *, warn: bool = True) -> np.dtype:
@@ -84,215 +120,302 @@ def _packing_shift(num_vertices: int, max_distance: float) -> int:
     return 0
 
 
+def heap_layout(num_vertices: int, shift: int) -> str:
+    """The heap entry layout for a graph: ``"packed"``, ``"float32"`` or ``"keyed"``.
+
+    ``shift`` is :func:`prepare`'s (0 when exact integer distances do not
+    pack beside the vertex).  The module docstring describes the layouts.
+
+    Examples
+    --------
+    >>> heap_layout(1000, 10), heap_layout(1000, 0), heap_layout(2**33, 0)
+    ('packed', 'float32', 'keyed')
+    """
+    if shift > 0:
+        return "packed"
+    if num_vertices <= FLOAT32_KEY_MAX_VERTICES:
+        return "float32"
+    return "keyed"
+
+
+@njit(cache=True, inline="always")
+def _entry_key(d, shift, exact, scratch, bits):
+    """Distance ``d`` as the high bits of a one-word heap entry.
+
+    ``exact``: ``d << shift``; otherwise the bit pattern of ``float32(d)``
+    (``scratch`` is one float32, ``bits`` its int32 view) shifted left by
+    ``shift``.  Rounding to float32 is monotone and non-negative float32 bit
+    patterns order like the values, so the keys order like the distances,
+    up to float32 rounding.
+    """
+    if exact:
+        return np.int64(d) << shift
+    scratch[0] = d
+    return np.int64(bits[0]) << shift
+
+
+@njit(cache=True, inline="always")
+def _pop(heap, size, arity, marker):
+    """Remove the root of a heap of ``size + 1`` entries, leaving ``size``.
+
+    The hole at the root walks down to a leaf along the smallest children,
+    then the last entry sifts up from there ("bottom-up" pop);
+    ``heap[size:size + arity]`` hold ``marker`` (larger than every entry),
+    so a family is compared whole, without bounds checks.
+    """
+    last = heap[size]
+    heap[size] = marker
+    i = 0
+    c = 1
+    while c < size:
+        smallest, key = _smallest_child(heap, c, arity)
+        heap[i] = key
+        i = smallest
+        c = arity * i + 1
+    _sift_up(heap, i, last, arity)
+
+
+@njit(cache=True, inline="always")
+def _smallest_child(keys, c, arity):
+    """The smallest of ``keys[c:c + arity]`` (the first among equals): ``(index, key)``."""
+    smallest = c
+    a = keys[c]
+    for k in range(1, arity):
+        b = keys[c + k]
+        if b < a:
+            a = b
+            smallest = c + k
+    return smallest, a
+
+
+@njit(cache=True, inline="always")
+def _push(heap, size, item, arity, marker):
+    """Add ``item`` to a heap of ``size`` entries (the caller counts it), keeping the sentinels."""
+    heap[size + arity] = marker
+    _sift_up(heap, size, item, arity)
+
+
+@njit(cache=True, inline="always")
+def _sift_up(heap, i, item, arity):
+    """Put ``item`` into the hole at ``i`` or above it, moving larger parents down."""
+    while i > 0:
+        p = (i - 1) // arity
+        h = heap[p]
+        if h <= item:
+            break
+        heap[i] = h
+        i = p
+    heap[i] = item
+
+
+@njit(cache=True, inline="always")
+def _pop_pair(keys, verts, size, arity, marker):
+    """:func:`_pop` for a heap of ``keys`` with their ``verts`` in a second array."""
+    last_key = keys[size]
+    last_vert = verts[size]
+    keys[size] = marker
+    i = 0
+    c = 1
+    while c < size:
+        smallest, key = _smallest_child(keys, c, arity)
+        keys[i] = key
+        verts[i] = verts[smallest]
+        i = smallest
+        c = arity * i + 1
+    _sift_up_pair(keys, verts, i, last_key, last_vert, arity)
+
+
+@njit(cache=True, inline="always")
+def _push_pair(keys, verts, size, key, vert, arity, marker):
+    """:func:`_push` for a heap of ``keys`` with their ``verts`` in a second array."""
+    keys[size + arity] = marker
+    _sift_up_pair(keys, verts, size, key, vert, arity)
+
+
+@njit(cache=True, inline="always")
+def _sift_up_pair(keys, verts, i, key, vert, arity):
+    """:func:`_sift_up` for a heap of ``keys`` with their ``verts`` in a second array."""
+    while i > 0:
+        p = (i - 1) // arity
+        if keys[p] <= key:
+            break
+        keys[i] = keys[p]
+        verts[i] = verts[p]
+        i = p
+    keys[i] = key
+    verts[i] = vert
+
+
+@njit(cache=True)
+def _doubled(heap):
+    """``heap`` copied into an array twice as long (its sentinels come along)."""
+    larger = np.empty(2 * heap.shape[0], heap.dtype)
+    larger[:heap.shape[0]] = heap
+    return larger
+
+
+def _one_word_kernel(arity, exact):
+    """The kernel whose heap entries are one int64 word: ``key << shift | vertex``.
+
+    ``exact``: the key is the int64 distance (layout ``"packed"``); otherwise
+    the float32 bit pattern of the distance, with ``shift`` 32 (``"float32"``).
+    """
+
+    @njit(cache=True)
+    def one_word(indptr, indices, weights, sources, dist, pred, limit, shift):
+        """Dijkstra from each of ``sources`` into the rows of ``dist`` and ``pred``.
+
+        ``dist`` (int64 for exact keys, float64 or int64 otherwise) must hold
+        the unreachable marker everywhere; ``pred`` rows are length n (filled)
+        or length 0 (not wanted).  Vertices farther than ``limit`` are never
+        labelled.  Returns ``(scans, relaxations)`` summed over the sources.
+        """
+        low = (np.int64(1) << shift) - 1
+        marker = np.int64(INT_UNREACHED)
+        scratch = np.empty(1, np.float32)
+        bits = scratch.view(np.int32)
+        want_pred = pred.shape[1] > 0
+        max_degree = 0
+        for x in range(indptr.shape[0] - 1):
+            max_degree = max(max_degree, indptr[x + 1] - indptr[x])
+        # Exact keys push each arc at most once, so this never grows.  Float32 keys can
+        # scan a vertex again and push its arcs again: the outer loop below grows the heap
+        # then, outside the hot loop (reassigning ``heap`` inside it cost 25-35% on the grid).
+        heap = np.empty(indices.shape[0] + max_degree + arity + 2, np.int64)
+        scans = 0
+        relaxations = 0
+        for row in range(sources.shape[0]):
+            d = dist[row]
+            pred_row = pred[row]
+            source = sources[row]
+            d[source] = 0
+            heap[0] = source  # key 0: distance 0, and float32 +0.0 is all zero bits
+            heap[1:arity + 1] = marker
+            size = 1
+            while size > 0:
+                if size + max_degree + arity >= heap.shape[0]:
+                    heap = _doubled(heap)
+                while size > 0 and size + max_degree + arity < heap.shape[0]:
+                    top = heap[0]
+                    u = top & low
+                    size -= 1
+                    _pop(heap, size, arity, marker)
+                    d_u = d[u]
+                    if top - u != _entry_key(d_u, shift, exact, scratch, bits):
+                        continue  # stale: u's distance has improved to another key since
+                    scans += 1
+                    lo = indptr[u]
+                    hi = indptr[u + 1]
+                    relaxations += hi - lo
+                    for e in range(lo, hi):
+                        v = indices[e]
+                        d_v = d_u + weights[e]
+                        if d_v < d[v] and d_v <= limit:
+                            key = _entry_key(d_v, shift, exact, scratch, bits)
+                            # float32 keys: v's entry under the same key, above the key being
+                            # scanned, is still queued (keys pop in order) and will scan v at d_v
+                            queued = (not exact and key > top - u
+                                      and key == _entry_key(d[v], shift, exact, scratch, bits))
+                            d[v] = d_v
+                            if want_pred:
+                                pred_row[v] = u
+                            if not queued:
+                                _push(heap, size, key | v, arity, marker)
+                                size += 1
+        return scans, relaxations
+
+    return one_word
+
+
+def _keyed_kernel(arity):
+    """The kernel whose heap keeps keys and vertices in two arrays (layout ``"keyed"``)."""
+
+    @njit(cache=True)
+    def keyed(indptr, indices, weights, sources, dist, pred, limit):
+        """Dijkstra from each of ``sources`` with heap keys and vertices in two arrays.
+
+        Same contract as the one-word kernel; ``dist`` is float64 (``inf``
+        unreachable) or int64 (int64 max unreachable).  The weights must be
+        non-negative.  Returns ``(settled, relaxations)`` summed over the sources.
+        """
+        size_cap = indices.shape[0] + arity + 2
+        keys = np.empty(size_cap, dist.dtype)
+        verts = np.empty(size_cap, np.int64)
+        want_pred = pred.shape[1] > 0
+        settled = 0
+        relaxations = 0
+        for row in range(sources.shape[0]):
+            d = dist[row]
+            pred_row = pred[row]
+            source = sources[row]
+            marker = d[source]  # the unreachable marker, larger than every key
+            d[source] = 0
+            keys[0] = 0
+            verts[0] = source
+            keys[1:arity + 1] = marker
+            size = 1
+            while size > 0:
+                d_u = keys[0]
+                u = verts[0]
+                size -= 1
+                _pop_pair(keys, verts, size, arity, marker)
+                if d_u > d[u]:
+                    continue
+                settled += 1
+                lo = indptr[u]
+                hi = indptr[u + 1]
+                relaxations += hi - lo
+                for e in range(lo, hi):
+                    v = indices[e]
+                    d_v = d_u + weights[e]
+                    if d_v < d[v] and d_v <= limit:
+                        d[v] = d_v
+                        if want_pred:
+                            pred_row[v] = u
+                        _push_pair(keys, verts, size, d_v, v, arity, marker)
+                        size += 1
+        return settled, relaxations
+
+    return keyed
+
+
 @functools.lru_cache(maxsize=None)
 def heap_kernels(arity: int = DEFAULT_ARITY):
     """The Dijkstra kernels with a lazy ``arity``-ary heap, compiled once per arity.
 
     ``arity`` is a compile-time constant of the kernels (a run-time one cost
-    10-20%).  Returns ``(packed, keyed, rows_packed, rows_keyed)``: one
-    source with packed integer entries or with key and vertex arrays, and the
-    same over many sources (:func:`dijkstra_rows`).  The heap arrays keep
-    ``heap[size:size + arity]`` at the unreachable marker (larger than every
-    entry), so a pop compares whole families without bounds checks.
+    10-20%).  Returns ``{layout: kernel}`` for the layouts of
+    :func:`heap_layout`; each kernel runs from many sources (one row each,
+    see :func:`dijkstra_rows`).  The heap arrays keep ``heap[size:size +
+    arity]`` at the unreachable marker (larger than every entry), so a pop
+    compares whole families without bounds checks.
 
     Examples
     --------
     >>> heap_kernels(2) is heap_kernels(2), heap_kernels(2) is heap_kernels(4)
     (True, False)
+    >>> sorted(heap_kernels(2))
+    ['float32', 'keyed', 'packed']
     """
     if isinstance(arity, bool) or not isinstance(arity, (int, np.integer)) \
             or not 2 <= arity <= 16:
         raise ValueError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
     arity = int(arity)
-
-    @njit(cache=True)
-    def packed(indptr, indices, weights, source, dist, pred, limit, shift):
-        """Dijkstra with integer distances packed beside the vertex in one int64 heap word.
-
-        ``dist`` (int64) must hold the unreachable marker everywhere; ``pred`` is
-        length n (filled) or length 0 (not wanted).  Vertices farther than
-        ``limit`` are never labelled.  Returns ``(settled, relaxations)``.
-        """
-        mask = (np.int64(1) << shift) - 1
-        top_marker = np.int64(INT_UNREACHED)
-        heap = np.empty(indices.shape[0] + arity + 2, np.int64)
-        want_pred = pred.shape[0] > 0
-        dist[source] = 0
-        heap[0] = source
-        heap[1:arity + 1] = top_marker
-        size = 1
-        settled = 0
-        relaxations = 0
-        while size > 0:
-            top = heap[0]
-            d_u = top >> shift
-            u = top & mask
-            # pop: walk the hole down to a leaf along the smallest children, then
-            # sift the last entry up from there (heap[size:size + arity] are sentinels).
-            size -= 1
-            last = heap[size]
-            heap[size] = top_marker
-            i = 0
-            c = 1
-            while c < size:
-                smallest = c
-                a = heap[c]
-                for k in range(1, arity):
-                    b = heap[c + k]
-                    if b < a:
-                        a = b
-                        smallest = c + k
-                heap[i] = a
-                i = smallest
-                c = arity * i + 1
-            while i > 0:
-                p = (i - 1) // arity
-                h = heap[p]
-                if h <= last:
-                    break
-                heap[i] = h
-                i = p
-            heap[i] = last
-            if d_u > dist[u]:
-                continue  # a stale entry: u was settled at a smaller distance
-            settled += 1
-            lo = indptr[u]
-            hi = indptr[u + 1]
-            relaxations += hi - lo
-            for e in range(lo, hi):
-                v = indices[e]
-                d_v = d_u + weights[e]
-                if d_v < dist[v] and d_v <= limit:
-                    dist[v] = d_v
-                    if want_pred:
-                        pred[v] = u
-                    item = (d_v << shift) | v
-                    i = size
-                    size += 1
-                    heap[size + arity - 1] = top_marker
-                    while i > 0:
-                        p = (i - 1) // arity
-                        h = heap[p]
-                        if h <= item:
-                            break
-                        heap[i] = h
-                        i = p
-                    heap[i] = item
-        return settled, relaxations
-
-
-    @njit(cache=True)
-    def keyed(indptr, indices, weights, source, dist, pred, limit):
-        """Dijkstra with heap keys and vertices in two arrays (float or wide integer distances).
-
-        Same contract as ``packed``; ``dist`` is float64 (``inf``
-        unreachable) or int64 (int64 max unreachable).  The weights must be
-        non-negative.  Returns ``(settled, relaxations)``.
-        """
-        top_marker = dist[source]  # the unreachable marker, larger than every key
-        size_cap = indices.shape[0] + arity + 2
-        keys = np.empty(size_cap, dist.dtype)
-        verts = np.empty(size_cap, np.int64)
-        want_pred = pred.shape[0] > 0
-        dist[source] = 0
-        keys[0] = 0
-        verts[0] = source
-        keys[1:arity + 1] = top_marker
-        size = 1
-        settled = 0
-        relaxations = 0
-        while size > 0:
-            d_u = keys[0]
-            u = verts[0]
-            size -= 1
-            last_key = keys[size]
-            last_vert = verts[size]
-            keys[size] = top_marker
-            i = 0
-            c = 1
-            while c < size:
-                smallest = c
-                a = keys[c]
-                for k in range(1, arity):
-                    if keys[c + k] < a:
-                        a = keys[c + k]
-                        smallest = c + k
-                keys[i] = a
-                verts[i] = verts[smallest]
-                i = smallest
-                c = arity * i + 1
-            while i > 0:
-                p = (i - 1) // arity
-                if keys[p] <= last_key:
-                    break
-                keys[i] = keys[p]
-                verts[i] = verts[p]
-                i = p
-            keys[i] = last_key
-            verts[i] = last_vert
-            if d_u > dist[u]:
-                continue
-            settled += 1
-            lo = indptr[u]
-            hi = indptr[u + 1]
-            relaxations += hi - lo
-            for e in range(lo, hi):
-                v = indices[e]
-                d_v = d_u + weights[e]
-                if d_v < dist[v] and d_v <= limit:
-                    dist[v] = d_v
-                    if want_pred:
-                        pred[v] = u
-                    i = size
-                    size += 1
-                    keys[size + arity - 1] = top_marker
-                    while i > 0:
-                        p = (i - 1) // arity
-                        if keys[p] <= d_v:
-                            break
-                        keys[i] = keys[p]
-                        verts[i] = verts[p]
-                        i = p
-                    keys[i] = d_v
-                    verts[i] = v
-        return settled, relaxations
-
-    @njit(cache=True)
-    def rows_packed(indptr, indices, weights, sources, dist, pred, limit, shift):
-        settled = 0
-        relaxations = 0
-        for row in range(sources.shape[0]):
-            s, r = packed(indptr, indices, weights, sources[row], dist[row], pred[row], limit,
-                          shift)
-            settled += s
-            relaxations += r
-        return settled, relaxations
-
-    @njit(cache=True)
-    def rows_keyed(indptr, indices, weights, sources, dist, pred, limit):
-        settled = 0
-        relaxations = 0
-        for row in range(sources.shape[0]):
-            s, r = keyed(indptr, indices, weights, sources[row], dist[row], pred[row], limit)
-            settled += s
-            relaxations += r
-        return settled, relaxations
-
-    return packed, keyed, rows_packed, rows_keyed
+    return {"packed": _one_word_kernel(arity, exact=True),
+            "float32": _one_word_kernel(arity, exact=False),
+            "keyed": _keyed_kernel(arity)}
 
 
 def dijkstra_into(indptr, indices, weights, source, dist, pred, limit, shift,
                   arity=DEFAULT_ARITY):
     """Run Dijkstra from ``source`` into the prepared ``dist``/``pred`` arrays.
 
-    Picks the packed heap when ``shift > 0`` (integer distances that fit,
-    see :func:`prepare`), else the two-array heap; ``arity`` children per
-    heap node (2: a binary heap).  ``dist`` must be filled
-    with the unreachable marker and ``pred`` with -1 (or be empty).
+    :func:`dijkstra_rows` with one row: ``dist`` must be filled with the
+    unreachable marker and ``pred`` with -1 (or be empty).
 
     Returns
     -------
-    (settled, relaxations)
+    (scans, relaxations)
 
     Examples
     --------
@@ -305,10 +428,8 @@ def dijkstra_into(indptr, indices, weights, source, dist, pred, limit, shift,
     >>> dist.tolist()
     [0, 2, 5]
     """
-    packed, keyed, _, _ = heap_kernels(arity)
-    if shift > 0:
-        return packed(indptr, indices, weights, source, dist, pred, limit, shift)
-    return keyed(indptr, indices, weights, source, dist, pred, limit)
+    return dijkstra_rows(indptr, indices, weights, np.array([source], np.int64),
+                         dist[np.newaxis], pred[np.newaxis], limit, shift, arity)
 
 
 def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
@@ -317,12 +438,15 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
 
     ``dist`` has shape (len(sources), n), filled with the unreachable marker;
     ``pred`` is (len(sources), n) filled with -1, or (len(sources), 0).  This
-    is the kernel that repeated SSSP and Johnson's algorithm reuse.
+    is the kernel that single-source Dijkstra, repeated SSSP and Johnson's
+    algorithm share.  The heap layout is :func:`heap_layout`'s; ``arity``
+    children per heap node (2: a binary heap).
 
     Returns
     -------
-    (settled, relaxations)
-        Totals over all sources.
+    (scans, relaxations)
+        Totals over all sources: vertex scans (each reached vertex once, with
+        float32 keys possibly more, see the module docstring) and arcs scanned.
 
     Examples
     --------
@@ -336,10 +460,12 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
     >>> dist.tolist(), pred.tolist()
     ([[0, 2], [3, 0]], [[-1, 0], [1, -1]])
     """
-    _, _, rows_packed, rows_keyed = heap_kernels(arity)
-    if shift > 0:
-        return rows_packed(indptr, indices, weights, sources, dist, pred, limit, shift)
-    return rows_keyed(indptr, indices, weights, sources, dist, pred, limit)
+    layout = heap_layout(indptr.shape[0] - 1, shift)
+    kernel = heap_kernels(arity)[layout]
+    if layout == "keyed":
+        return kernel(indptr, indices, weights, sources, dist, pred, limit)
+    return kernel(indptr, indices, weights, sources, dist, pred, limit,
+                  shift if layout == "packed" else FLOAT32_KEY_SHIFT)
 
 
 def prepare(graph, weights=None, dtype=None, limit=None):
@@ -403,7 +529,12 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
     SSSPResult
         Exact int64 distances for integer weights (float64 with a warning if
         they could overflow), float64 for float weights.  ``stats`` counts
-        ``iterations`` (vertices settled) and ``relaxations`` (arcs scanned).
+        ``iterations`` (vertex scans) and ``relaxations`` (arcs scanned).
+        Each reached vertex is scanned once, except where the float32 heap
+        keys (float weights, or integer path lengths too long to pack)
+        collide: a vertex whose distance improves within one float32 value
+        is scanned again, so both counts can exceed those of a textbook
+        Dijkstra (and ``iterations`` the number of vertices).
 
     Examples
     --------
@@ -422,7 +553,7 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
     n = graph.num_vertices
     dist = np.full(n, marker, dtype=dtype)
     pred = np.full(n if predecessors else 0, -1, dtype=np.int64)
-    settled, relaxations = dijkstra_into(graph.indptr, graph.indices, weights, source, dist,
-                                         pred, cutoff, shift, heap_arity)
+    scans, relaxations = dijkstra_into(graph.indptr, graph.indices, weights, source, dist,
+                                       pred, cutoff, shift, heap_arity)
     return SSSPResult(source, dist, pred if predecessors else None,
-                      stats={"iterations": int(settled), "relaxations": int(relaxations)})
+                      stats={"iterations": int(scans), "relaxations": int(relaxations)})
