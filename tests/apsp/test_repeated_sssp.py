@@ -30,7 +30,7 @@ def test_apsp_matches_scipy_dijkstra(graph):
     reached = np.isfinite(matrix.distances)
     if heap_layout(graph.num_vertices, prepare(graph)[4]) == "packed":
         assert matrix.stats["iterations"] == reached.sum()
-    else:  # float32 heap keys may scan a vertex again (warpath.sssp.dijkstra)
+    else:  # rounded heap keys may scan a vertex again (warpath.sssp.dijkstra)
         assert matrix.stats["iterations"] >= reached.sum()
 
 

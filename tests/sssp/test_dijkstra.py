@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import warpath
-from warpath.sssp import dijkstra as dijkstra_module
 from warpath.sssp.dijkstra import dijkstra, distance_dtype, heap_layout, prepare
 
 
@@ -28,7 +27,7 @@ def layout_of(graph):
 def assert_exact_tree(graph, source, distances, predecessors):
     """Every predecessor arc is tight to the last bit and every chain ends at ``source``.
 
-    ``distances`` are float64, or int64 (``exact_distances``) for integer weights.  Float32
+    ``distances`` are float64, or int64 (``exact_distances``) for integer weights.  Rounded
     heap keys give the exact algorithm's distances to the last bit (module docstring), so
     ``d[p] + w(p, t) == d[t]`` holds exactly for the lightest arc p -> t; pointer doubling
     then finds any predecessor cycle, which tightness alone would let pass.
@@ -62,7 +61,7 @@ def test_matches_scipy_on_random_graphs(graph, data):
     if layout_of(graph) == "packed":
         assert scans == reached.sum()
         assert relaxations == graph.out_degrees()[reached].sum()
-    else:  # float32 heap keys may scan a vertex again (module docstring)
+    else:  # rounded heap keys may scan a vertex again (module docstring)
         assert scans >= reached.sum()
         assert relaxations >= graph.out_degrees()[reached].sum()
     if graph.weights.dtype.kind == "i":
@@ -114,10 +113,10 @@ def test_road_sized_grid(weights):
         assert_distances_equal(result.distances, scipy_sssp(g, source), g)
 
 
-def test_wide_integer_weights_use_the_two_array_heap():
+def test_wide_integer_weights_use_rounded_heap_keys():
     # 2**50 weights leave no room to pack distance and vertex in one word
     g = warpath.generators.random(300, 1500, seed=3, weights="int", max_weight=2**50)
-    assert prepare(g)[4] == 0
+    assert prepare(g)[4] == 0 and layout_of(g) == "rounded"
     for source in (0, 150):
         assert_distances_equal(run(g, source).distances, scipy_sssp(g, source), g)
 
@@ -207,16 +206,12 @@ def test_no_warning_for_ordinary_integer_graphs():
 
 
 @pytest.mark.parametrize("arity", [2, 3, 4, 16])
-@pytest.mark.parametrize("weights, layout", [("int", "packed"), ("float", "float32"),
-                                             ("wide", "float32"), ("float", "keyed"),
-                                             ("wide", "keyed")])
-def test_big_heaps_match_scipy(weights, layout, arity, monkeypatch):
+@pytest.mark.parametrize("weights, layout", [("int", "packed"), ("float", "rounded"),
+                                             ("wide", "rounded")])
+def test_big_heaps_match_scipy(weights, layout, arity):
     """Many heap moves: a random graph (the heap grows to thousands of entries), a star (one
     pop pushes every vertex) and arcs whose pushes arrive in decreasing order (every push sifts
-    up to the root) exercise the d-ary heap's sentinels in every heap layout (the two-array
-    one, for graphs past 2**32 vertices, by lowering that limit)."""
-    if layout == "keyed":
-        monkeypatch.setattr(dijkstra_module, "FLOAT32_KEY_MAX_VERTICES", 0)
+    up to the root) exercise the d-ary heap's sentinels in both heap layouts."""
     rng = np.random.default_rng(11)
     n = 3000
     star_weights = np.arange(n - 1, 0, -1)
@@ -250,15 +245,17 @@ def test_heap_arity_out_of_range_is_a_clear_error(arity):
         run(graph, 0, heap_arity=arity)
 
 
-# ---------------------------------------------------------------------- float32 heap keys
+# ---------------------------------------------------------------------- rounded heap keys
 
 def near_equal_weights(graph, seed, tiny_share=0.0):
-    """``graph`` with weights 1 + k * 1e-9 (equal in float32) and a share of arcs weighing
-    0 or k * 1e-12, which let a vertex improve within one float32 value after its scan."""
+    """``graph`` with weights 1 + k * 2**-44, k < 1000, and a share of arcs weighing 0 or
+    k * 2**-48.  On 2,000 vertices a heap key keeps 41 mantissa bits (52 less 11 for the
+    vertex), so distances of one hop count share a few keys, and the tiny arcs let a vertex
+    improve within the key being scanned after its scan."""
     rng = np.random.default_rng(seed)
-    weights = 1.0 + rng.integers(0, 1000, graph.num_edges) * 1e-9
+    weights = 1.0 + rng.integers(0, 1000, graph.num_edges) * 2.0**-44
     tiny = rng.random(graph.num_edges) < tiny_share
-    weights[tiny] = rng.integers(0, 3, tiny.sum()) * 1e-12
+    weights[tiny] = rng.integers(0, 3, tiny.sum()) * 2.0**-48
     return warpath.Graph(graph.indptr, graph.indices, weights)
 
 
@@ -281,23 +278,28 @@ FLOAT_GRAPHS = {
 
 @pytest.mark.parametrize("arity", [2, 4])
 @pytest.mark.parametrize("name", list(FLOAT_GRAPHS))
-def test_float32_keys_give_scipys_distances_to_the_last_bit(name, arity):
+def test_rounded_keys_give_scipys_distances_to_the_last_bit(name, arity):
     graph = FLOAT_GRAPHS[name]()
-    assert layout_of(graph) == "float32"
+    assert layout_of(graph) == "rounded"
     csr = scipy_graph(graph)
+    scans = reached = 0
     for source in (0, 777, graph.num_vertices - 1):
         result = run(graph, source, heap_arity=arity)
         assert np.array_equal(result.distances, csgraph.dijkstra(csr, indices=source))
         assert_exact_tree(graph, source, result.distances, result.predecessors)
+        scans += result.stats["iterations"]
+        reached += np.isfinite(result.distances).sum()
         limit = float(np.median(result.distances[np.isfinite(result.distances)]))
         bounded = run(graph, source, heap_arity=arity, limit=limit)
         assert np.array_equal(bounded.distances,
                               csgraph.dijkstra(csr, indices=source, limit=limit))
         assert_exact_tree(graph, source, bounded.distances, bounded.predecessors)
+    if name == "near-equal with tiny arcs":  # label-correcting within a key did happen
+        assert scans > 1.2 * reached
 
 
 @pytest.mark.parametrize("name", list(FLOAT_GRAPHS))
-def test_float32_keys_over_many_sources(name):
+def test_rounded_keys_over_many_sources(name):
     graph = FLOAT_GRAPHS[name]()
     sources = [0, 3, 777, 3, graph.num_vertices - 1]
     matrix = warpath.multi_source(graph, sources, method="repeated-sssp", device="cpu")
@@ -307,22 +309,24 @@ def test_float32_keys_over_many_sources(name):
 
 
 @pytest.mark.parametrize("arity", [2, 4])
-def test_float32_keys_rescan_and_grow_the_heap(arity):
-    """Vertex 1 is reached at 1 + 2e-9, then improved ``rounds`` times within the float32
-    value 1.0 through vertices 2, 3, ... (the heap orders equal keys by vertex number, so
-    vertex 1 pops first and again after each of them).  Each improvement scans it again and
-    its zero-weight arcs push all ``fan`` heads again: the heap outgrows its first
-    allocation (an entry per arc plus the largest out-degree), and the heads, queued
-    ``rounds + 1`` times under the key being scanned, are scanned as often."""
+def test_rounded_keys_rescan_and_grow_the_heap(arity):
+    """The graph's 20,032 vertices leave a heap key 37 mantissa bits, so 1 + k * 2**-44 for
+    k < 128 share the key of 1.0.  Vertex 1 is reached at 1 + 64 * 2**-44, then improved
+    ``rounds`` times within that key through vertices 2, 3, ... (the heap orders equal keys by
+    vertex number, so vertex 1 pops first and again after each of them).  Each improvement
+    scans it again and its zero-weight arcs push all ``fan`` heads again: the heap outgrows
+    its first allocation (an entry per arc plus the largest out-degree), and the heads,
+    queued ``rounds + 1`` times under the key being scanned, are scanned as often."""
     rounds, fan = 30, 20_000
+    unit = 2.0**-44
     via = np.arange(2, rounds + 2)
     heads = np.arange(rounds + 2, rounds + 2 + fan)
     graph = warpath.Graph.from_edges(
         np.concatenate([[0], np.zeros(rounds, np.int64), via, np.ones(fan, np.int64)]),
         np.concatenate([[1], via, np.ones(rounds, np.int64), heads]),
-        np.concatenate([[1 + 2e-9], 1.0 - np.arange(1, rounds + 1) * 1e-10,
-                        np.full(rounds, 1e-11), np.zeros(fan)]))
-    assert layout_of(graph) == "float32"
+        np.concatenate([[1 + 64 * unit], 1 + (rounds + 2 - np.arange(1, rounds + 1)) * unit,
+                        np.full(rounds, unit), np.zeros(fan)]))
+    assert layout_of(graph) == "rounded"
     result = run(graph, 0, heap_arity=arity)
     assert np.array_equal(result.distances, csgraph.dijkstra(scipy_graph(graph), indices=0))
     assert_exact_tree(graph, 0, result.distances, result.predecessors)
@@ -332,10 +336,11 @@ def test_float32_keys_rescan_and_grow_the_heap(arity):
 
 @settings(max_examples=150, deadline=None)
 @given(edge_list_graphs(max_vertices=25, max_weight=10), st.data())
-def test_wide_integers_with_float32_keys_are_exact(graph, data):
+def test_wide_integers_with_rounded_keys_are_exact(graph, data):
     """Some arcs lifted to the widest weight that int64 still sums exactly (path lengths up
     to about 2**62, no room for the vertex in a packed entry), mixed with small weights and
-    zeros: float32 keys collide for most distances, int64 keeps them exact.  networkx sums
+    zeros: rounded keys (47 mantissa bits or more here, against distances near 2**58)
+    collide for most distances, int64 keeps them exact.  networkx sums
     Python integers: exact too."""
     n = graph.num_vertices
     lift = np.array(data.draw(st.lists(st.booleans(), min_size=graph.num_edges,
@@ -345,7 +350,7 @@ def test_wide_integers_with_float32_keys_are_exact(graph, data):
     graph = warpath.Graph(graph.indptr, graph.indices, weights)  # arcs lifted one by one
     assert distance_dtype(graph) == np.int64
     if lift.any() and n >= 3:
-        assert layout_of(graph) == "float32"
+        assert layout_of(graph) == "rounded"
     source = data.draw(st.integers(0, n - 1))
     arity = data.draw(st.sampled_from([2, 4]))
     result = run(graph, source, heap_arity=arity)

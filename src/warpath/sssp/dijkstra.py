@@ -12,37 +12,42 @@ one.  On the CI box it took random(2M, 12M) from 3.0 s to 2.3 s per source and
 the road grid from 40 to 36 ms (``docs/performance.md``).
 
 A sift moves and compares heap entries, so the heap keeps one int64 word per
-entry where it can.  Three layouts (:func:`heap_layout`):
+entry.  Two layouts (:func:`heap_layout`), both ``key | vertex`` with the
+vertex in the low ``shift`` bits (``shift`` = the bits of the largest vertex
+id, at least 1):
 
 ``"packed"``
-    Integer weights whose path lengths leave room: ``distance << bits |
-    vertex``, exact; a sift moves one word and compares once per level.
-``"float32"``
-    Float weights, or integer path lengths too long to pack: the bit pattern
-    of ``float32(distance)`` above bit 32, the vertex below (graphs of up to
-    2**32 vertices).  On the CI box it took the float 514 x 514 grid from 60
-    to 42 ms and float random(2M, 12M) from 3.4 to 2.5 s per source.
-``"keyed"``
-    Past 2**32 vertices: keys and vertices in two parallel arrays, two loads
-    and two stores per move.
+    Integer weights whose path lengths leave room: the key is ``distance <<
+    shift``, exact; a sift moves one word and compares once per level.
+``"rounded"``
+    Float weights, or integer path lengths too long to pack: the key is the
+    int64 bit pattern of ``float64(distance)`` with its low ``shift`` bits
+    cleared, so it keeps 52 - ``shift`` of the 52 mantissa bits (31 at 2M
+    vertices; the exponent whole for any graph of up to 2**52 vertices, more
+    than fits in memory).  One-word keys took the float 514 x 514 grid from
+    60 to 42 ms and float random(2M, 12M) from 3.4 to 2.5 s per source on
+    the CI box against keys and vertices in two arrays (float32 keys then);
+    float64 keys run as fast, with fewer collisions (``docs/performance.md``).
 
-Why float32 keys still give exact distances: the distances are computed and
+Why rounded keys still give exact distances: the distances are computed and
 stored in float64 (or int64) as before; only the heap order is rounded.
-Non-negative float32 bit patterns order like the values and rounding is
-monotone, so keys pop in order (a scan pushes no key below its own) and
-only distances that round to the same float32 may pop out of order.  An
-entry is current while its key is the key of its vertex's distance now;
-others are skipped as stale.  A vertex whose distance improves after its
-scan, within the float32 value being scanned, is pushed and scanned again
-(label-correcting inside one value); an improvement whose key is still
-queued above the one being scanned needs no second entry.  So every reached
-vertex is scanned at its final distance, after which no arc can improve a
-distance.  That fixed point is unique, since rounded addition is monotone:
-every distance is the smallest rounded path sum, the exact order's result
-to the last bit, and every predecessor arc is tight (``d[p] + w == d[v]``).
-The price, paid only where distances agree in float32 (to about 7 digits)
-and arcs between them are about that short or zero: ``iterations`` above
-the reached vertices (many times above on inputs built for it, as for any
+Non-negative float64 bit patterns order like the values (as int64 they are
+positive, below 2**63), and both ``float64()`` of an int64 and clearing low
+bits are monotone, so keys order like the distances up to that rounding:
+keys pop in order (a scan pushes no key below its own) and only distances
+with the same key may pop out of order.  An entry is current while its key
+is the key of its vertex's distance now; others are skipped as stale.  A
+vertex whose distance improves after its scan, within the key being
+scanned, is pushed and scanned again (label-correcting inside one key); an
+improvement whose key is still queued above the one being scanned needs no
+second entry.  So every reached vertex is scanned at its final distance,
+after which no arc can improve a distance.  That fixed point is unique,
+since rounded addition is monotone: every distance is the smallest rounded
+path sum, the exact order's result to the last bit, and every predecessor
+arc is tight (``d[p] + w == d[v]``).  The price, paid only where distances
+agree to 52 - ``shift`` mantissa bits (about 9 digits at 2M vertices) and
+arcs between them are about that short or zero: ``iterations`` above the
+reached vertices (many times above on inputs built for it, as for any
 label-correcting order), and a heap that may outgrow one entry per arc and
 then doubles.
 
@@ -72,10 +77,6 @@ from ..result import SSSPResult
 INT_UNREACHED = np.iinfo(np.int64).max
 #: Children per heap node unless ``heap_arity=`` says otherwise (2: the papers' binary heap).
 DEFAULT_ARITY = 4
-#: Float32-keyed heap entries hold the key above bit 32 and the vertex below, so they serve
-#: graphs of up to ``2**32`` vertices; larger ones use the two-array heap.
-FLOAT32_KEY_SHIFT = 32
-FLOAT32_KEY_MAX_VERTICES = 2**FLOAT32_KEY_SHIFT
 
 
 def distance_dtype(graph, *, warn: bool = True) -> np.dtype:
@@ -112,46 +113,47 @@ def unreached_value(dtype):
     return INT_UNREACHED if np.dtype(dtype).kind == "i" else np.inf
 
 
+def _vertex_bits(num_vertices: int) -> int:
+    """Bits for the vertex in a heap entry: those of the largest vertex id, at least 1."""
+    return max(1, int(num_vertices - 1).bit_length())
+
+
 def _packing_shift(num_vertices: int, max_distance: float) -> int:
     """Bits for the vertex in a packed heap entry, or 0 when ``distance << bits`` could overflow."""
-    shift = max(1, int(num_vertices - 1).bit_length())
+    shift = _vertex_bits(num_vertices)
     if max_distance < float(2 ** (62 - shift)):
         return shift
     return 0
 
 
 def heap_layout(num_vertices: int, shift: int) -> str:
-    """The heap entry layout for a graph: ``"packed"``, ``"float32"`` or ``"keyed"``.
+    """The heap entry layout for a graph: ``"packed"`` or ``"rounded"``.
 
     ``shift`` is :func:`prepare`'s (0 when exact integer distances do not
     pack beside the vertex).  The module docstring describes the layouts.
 
     Examples
     --------
-    >>> heap_layout(1000, 10), heap_layout(1000, 0), heap_layout(2**33, 0)
-    ('packed', 'float32', 'keyed')
+    >>> heap_layout(1000, 10), heap_layout(1000, 0)
+    ('packed', 'rounded')
     """
-    if shift > 0:
-        return "packed"
-    if num_vertices <= FLOAT32_KEY_MAX_VERTICES:
-        return "float32"
-    return "keyed"
+    return "packed" if shift > 0 else "rounded"
 
 
 @njit(cache=True, inline="always")
 def _entry_key(d, shift, exact, scratch, bits):
     """Distance ``d`` as the high bits of a one-word heap entry.
 
-    ``exact``: ``d << shift``; otherwise the bit pattern of ``float32(d)``
-    (``scratch`` is one float32, ``bits`` its int32 view) shifted left by
-    ``shift``.  Rounding to float32 is monotone and non-negative float32 bit
-    patterns order like the values, so the keys order like the distances,
-    up to float32 rounding.
+    ``exact``: ``d << shift``; otherwise the bit pattern of ``float64(d)``
+    (``scratch`` is one float64, ``bits`` its int64 view) with the low
+    ``shift`` bits cleared.  Both steps are monotone and non-negative float64
+    bit patterns order like the values, so the keys order like the
+    distances, up to that rounding.
     """
     if exact:
         return np.int64(d) << shift
     scratch[0] = d
-    return np.int64(bits[0]) << shift
+    return (bits[0] >> shift) << shift
 
 
 @njit(cache=True, inline="always")
@@ -208,44 +210,6 @@ def _sift_up(heap, i, item, arity):
     heap[i] = item
 
 
-@njit(cache=True, inline="always")
-def _pop_pair(keys, verts, size, arity, marker):
-    """:func:`_pop` for a heap of ``keys`` with their ``verts`` in a second array."""
-    last_key = keys[size]
-    last_vert = verts[size]
-    keys[size] = marker
-    i = 0
-    c = 1
-    while c < size:
-        smallest, key = _smallest_child(keys, c, arity)
-        keys[i] = key
-        verts[i] = verts[smallest]
-        i = smallest
-        c = arity * i + 1
-    _sift_up_pair(keys, verts, i, last_key, last_vert, arity)
-
-
-@njit(cache=True, inline="always")
-def _push_pair(keys, verts, size, key, vert, arity, marker):
-    """:func:`_push` for a heap of ``keys`` with their ``verts`` in a second array."""
-    keys[size + arity] = marker
-    _sift_up_pair(keys, verts, size, key, vert, arity)
-
-
-@njit(cache=True, inline="always")
-def _sift_up_pair(keys, verts, i, key, vert, arity):
-    """:func:`_sift_up` for a heap of ``keys`` with their ``verts`` in a second array."""
-    while i > 0:
-        p = (i - 1) // arity
-        if keys[p] <= key:
-            break
-        keys[i] = keys[p]
-        verts[i] = verts[p]
-        i = p
-    keys[i] = key
-    verts[i] = vert
-
-
 @njit(cache=True)
 def _doubled(heap):
     """``heap`` copied into an array twice as long (its sentinels come along)."""
@@ -258,7 +222,7 @@ def _one_word_kernel(arity, exact):
     """The kernel whose heap entries are one int64 word: ``key << shift | vertex``.
 
     ``exact``: the key is the int64 distance (layout ``"packed"``); otherwise
-    the float32 bit pattern of the distance, with ``shift`` 32 (``"float32"``).
+    the float64 bit pattern of the distance, low ``shift`` bits cleared (``"rounded"``).
     """
 
     @njit(cache=True)
@@ -272,13 +236,13 @@ def _one_word_kernel(arity, exact):
         """
         low = (np.int64(1) << shift) - 1
         marker = np.int64(INT_UNREACHED)
-        scratch = np.empty(1, np.float32)
-        bits = scratch.view(np.int32)
+        scratch = np.empty(1, np.float64)
+        bits = scratch.view(np.int64)
         want_pred = pred.shape[1] > 0
         max_degree = 0
         for x in range(indptr.shape[0] - 1):
             max_degree = max(max_degree, indptr[x + 1] - indptr[x])
-        # Exact keys push each arc at most once, so this never grows.  Float32 keys can
+        # Exact keys push each arc at most once, so this never grows.  Rounded keys can
         # scan a vertex again and push its arcs again: the outer loop below grows the heap
         # then, outside the hot loop (reassigning ``heap`` inside it cost 25-35% on the grid).
         heap = np.empty(indices.shape[0] + max_degree + arity + 2, np.int64)
@@ -289,7 +253,7 @@ def _one_word_kernel(arity, exact):
             pred_row = pred[row]
             source = sources[row]
             d[source] = 0
-            heap[0] = source  # key 0: distance 0, and float32 +0.0 is all zero bits
+            heap[0] = source  # key 0: distance 0, and float64 +0.0 is all zero bits
             heap[1:arity + 1] = marker
             size = 1
             while size > 0:
@@ -312,8 +276,11 @@ def _one_word_kernel(arity, exact):
                         d_v = d_u + weights[e]
                         if d_v < d[v] and d_v <= limit:
                             key = _entry_key(d_v, shift, exact, scratch, bits)
-                            # float32 keys: v's entry under the same key, above the key being
-                            # scanned, is still queued (keys pop in order) and will scan v at d_v
+                            # rounded keys: v's entry under the same key, above the key being
+                            # scanned, is still queued (keys pop in order) and will scan v at d_v.
+                            # (The unreached marker's key is above every reachable one: inf, or
+                            # 2**63 for int64, whose path lengths the dtype guards keep below
+                            # 0.75 * 2**63.)
                             queued = (not exact and key > top - u
                                       and key == _entry_key(d[v], shift, exact, scratch, bits))
                             d[v] = d_v
@@ -327,58 +294,6 @@ def _one_word_kernel(arity, exact):
     return one_word
 
 
-def _keyed_kernel(arity):
-    """The kernel whose heap keeps keys and vertices in two arrays (layout ``"keyed"``)."""
-
-    @njit(cache=True)
-    def keyed(indptr, indices, weights, sources, dist, pred, limit):
-        """Dijkstra from each of ``sources`` with heap keys and vertices in two arrays.
-
-        Same contract as the one-word kernel; ``dist`` is float64 (``inf``
-        unreachable) or int64 (int64 max unreachable).  The weights must be
-        non-negative.  Returns ``(settled, relaxations)`` summed over the sources.
-        """
-        size_cap = indices.shape[0] + arity + 2
-        keys = np.empty(size_cap, dist.dtype)
-        verts = np.empty(size_cap, np.int64)
-        want_pred = pred.shape[1] > 0
-        settled = 0
-        relaxations = 0
-        for row in range(sources.shape[0]):
-            d = dist[row]
-            pred_row = pred[row]
-            source = sources[row]
-            marker = d[source]  # the unreachable marker, larger than every key
-            d[source] = 0
-            keys[0] = 0
-            verts[0] = source
-            keys[1:arity + 1] = marker
-            size = 1
-            while size > 0:
-                d_u = keys[0]
-                u = verts[0]
-                size -= 1
-                _pop_pair(keys, verts, size, arity, marker)
-                if d_u > d[u]:
-                    continue
-                settled += 1
-                lo = indptr[u]
-                hi = indptr[u + 1]
-                relaxations += hi - lo
-                for e in range(lo, hi):
-                    v = indices[e]
-                    d_v = d_u + weights[e]
-                    if d_v < d[v] and d_v <= limit:
-                        d[v] = d_v
-                        if want_pred:
-                            pred_row[v] = u
-                        _push_pair(keys, verts, size, d_v, v, arity, marker)
-                        size += 1
-        return settled, relaxations
-
-    return keyed
-
-
 @functools.lru_cache(maxsize=None)
 def heap_kernels(arity: int = DEFAULT_ARITY):
     """The Dijkstra kernels with a lazy ``arity``-ary heap, compiled once per arity.
@@ -386,8 +301,8 @@ def heap_kernels(arity: int = DEFAULT_ARITY):
     ``arity`` is a compile-time constant of the kernels (a run-time one cost
     10-20%).  Returns ``{layout: kernel}`` for the layouts of
     :func:`heap_layout`; each kernel runs from many sources (one row each,
-    see :func:`dijkstra_rows`).  The heap arrays keep ``heap[size:size +
-    arity]`` at the unreachable marker (larger than every entry), so a pop
+    see :func:`dijkstra_rows`).  The heap array keeps ``heap[size:size +
+    arity]`` at int64 max (larger than every entry), so a pop
     compares whole families without bounds checks.
 
     Examples
@@ -395,15 +310,14 @@ def heap_kernels(arity: int = DEFAULT_ARITY):
     >>> heap_kernels(2) is heap_kernels(2), heap_kernels(2) is heap_kernels(4)
     (True, False)
     >>> sorted(heap_kernels(2))
-    ['float32', 'keyed', 'packed']
+    ['packed', 'rounded']
     """
     if isinstance(arity, bool) or not isinstance(arity, (int, np.integer)) \
             or not 2 <= arity <= 16:
         raise ValueError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
     arity = int(arity)
     return {"packed": _one_word_kernel(arity, exact=True),
-            "float32": _one_word_kernel(arity, exact=False),
-            "keyed": _keyed_kernel(arity)}
+            "rounded": _one_word_kernel(arity, exact=False)}
 
 
 def dijkstra_into(indptr, indices, weights, source, dist, pred, limit, shift,
@@ -446,7 +360,7 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
     -------
     (scans, relaxations)
         Totals over all sources: vertex scans (each reached vertex once, with
-        float32 keys possibly more, see the module docstring) and arcs scanned.
+        rounded keys possibly more, see the module docstring) and arcs scanned.
 
     Examples
     --------
@@ -460,12 +374,10 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
     >>> dist.tolist(), pred.tolist()
     ([[0, 2], [3, 0]], [[-1, 0], [1, -1]])
     """
-    layout = heap_layout(indptr.shape[0] - 1, shift)
-    kernel = heap_kernels(arity)[layout]
-    if layout == "keyed":
-        return kernel(indptr, indices, weights, sources, dist, pred, limit)
-    return kernel(indptr, indices, weights, sources, dist, pred, limit,
-                  shift if layout == "packed" else FLOAT32_KEY_SHIFT)
+    n = indptr.shape[0] - 1
+    layout = heap_layout(n, shift)
+    return heap_kernels(arity)[layout](indptr, indices, weights, sources, dist, pred, limit,
+                                       shift if layout == "packed" else _vertex_bits(n))
 
 
 def prepare(graph, weights=None, dtype=None, limit=None):
@@ -530,11 +442,11 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
         Exact int64 distances for integer weights (float64 with a warning if
         they could overflow), float64 for float weights.  ``stats`` counts
         ``iterations`` (vertex scans) and ``relaxations`` (arcs scanned).
-        Each reached vertex is scanned once, except where the float32 heap
+        Each reached vertex is scanned once, except where the rounded heap
         keys (float weights, or integer path lengths too long to pack)
-        collide: a vertex whose distance improves within one float32 value
-        is scanned again, so both counts can exceed those of a textbook
-        Dijkstra (and ``iterations`` the number of vertices).
+        collide: a vertex whose distance improves within one key is scanned
+        again, so both counts can exceed those of a textbook Dijkstra (and
+        ``iterations`` the number of vertices).
 
     Examples
     --------
