@@ -6,7 +6,7 @@ solvers alternating source by source.  The graphs: a
 514 x 514 road-like grid (the size of DIMACS USA-road-d.NY: 264K vertices)
 and the Helsinki OSM driving network shipped in ../shared/datasets.
 
-Run: ``PYTHONPATH=src python3 bench/bench_cpu_dijkstra.py [--sources 20] [--random]``
+Run: ``PYTHONPATH=src python3 bench/bench_cpu_dijkstra.py [--sources 20] [--random] [--msdoor]``
 """
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ def main():
     parser.add_argument("--random", action="store_true",
                         help="also random graphs of 1M and 2M vertices, degree 6, int and "
                              "float weights (5 sources each)")
+    parser.add_argument("--msdoor", action="store_true",
+                        help="also H-BF's msdoor stand-in: 415,863 vertices, 20.6M arcs, degree "
+                             "~50 (8 sources)")
     args = parser.parse_args()
     print("| graph                      |  vertices |       arcs | warpath ms |   scipy ms |"
           " speed-up |")
@@ -92,6 +95,10 @@ def main():
                 graph = warpath.generators.random(n, 6 * n, seed=args.seed, weights=weights)
                 bench(f"random {n // 1_000_000}M deg 6 ({weights})", graph,
                       min(args.sources, 5), args.seed)
+    if args.msdoor:
+        # bench/suites/hbf.toml's msdoor: high degree, small diameter, a short heap
+        graph = warpath.generators.random(415_863, 10_300_000, directed=False, seed=1)
+        bench("msdoor stand-in deg 50", graph, min(args.sources, 8), args.seed)
 
 
 if __name__ == "__main__":
