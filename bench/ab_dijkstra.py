@@ -18,8 +18,8 @@ import argparse
 import importlib.util
 import statistics
 import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,9 @@ from scipy.sparse import csgraph
 import warpath
 import warpath.methods
 from warpath.sssp import dijkstra as current
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_cpu_dijkstra import time_alternating  # noqa: E402  (a script beside this one)
 
 MODULE = "src/warpath/sssp/dijkstra.py"
 
@@ -60,15 +63,9 @@ def compare(name, graph, old, sources):
         if not np.array_equal(solvers[label](0).distances, reference):
             raise SystemExit(f"{label} dijkstra.py disagrees with scipy on {name}")
     solvers["scipy"](0)  # warm
-    times = {label: [] for label in solvers}
-    scans = {"old": 0, "new": 0}
-    for source in np.random.default_rng(0).integers(0, graph.num_vertices, sources).tolist():
-        for label, solve in solvers.items():
-            start = time.perf_counter()
-            result = solve(source)
-            times[label].append(time.perf_counter() - start)
-            if label in scans:
-                scans[label] += result.stats["iterations"]
+    chosen = np.random.default_rng(0).integers(0, graph.num_vertices, sources).tolist()
+    times, stats = time_alternating(solvers, chosen)
+    scans = {label: sum(s["iterations"] for s in stats[label]) for label in ("old", "new")}
     medians = "  ".join(f"{label} {statistics.median(t) * 1e3:9.1f} ms" for label, t in times.items())
     print(f"{name:28} {medians}   scans old {scans['old']:,} new {scans['new']:,}", flush=True)
 

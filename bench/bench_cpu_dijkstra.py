@@ -37,17 +37,26 @@ def load_helsinki():
         return warpath.Graph.from_edges(arcs[:, 0] - 1, arcs[:, 1] - 1, arcs[:, 2])
 
 
-def timed(run, source):
-    start = time.perf_counter()
-    run(source)
-    return time.perf_counter() - start
+def time_alternating(solvers, sources):
+    """Run every solver of ``{label: solve(source)}`` on each source, taking turns source by source.
+
+    Taking turns keeps a busy machine from favouring whichever ran second.
+    Returns ``(seconds, stats)``: per label, the time and the result's
+    ``stats`` (``None`` for a result without) of each source.
+    """
+    seconds = {label: [] for label in solvers}
+    stats = {label: [] for label in solvers}
+    for source in sources:
+        for label, solve in solvers.items():
+            start = time.perf_counter()
+            result = solve(source)
+            seconds[label].append(time.perf_counter() - start)
+            stats[label].append(getattr(result, "stats", None))
+    return seconds, stats
 
 
 def bench(name, graph, num_sources, seed):
-    """Median seconds per source for both solvers, alternating them source by source.
-
-    Alternating keeps a busy machine from favouring whichever ran second.
-    """
+    """Print the median seconds per source of both solvers, alternating them source by source."""
     sources = np.random.default_rng(seed).integers(0, graph.num_vertices, num_sources)
     csr = graph.to_scipy()
 
@@ -58,10 +67,8 @@ def bench(name, graph, num_sources, seed):
         return csgraph.dijkstra(csr, indices=s, return_predecessors=True)
 
     ours(0), theirs(0)  # warm-up: JIT compile (or load the numba cache), page in the arrays
-    ours_times, theirs_times = [], []
-    for source in sources.tolist():
-        ours_times.append(timed(ours, source))
-        theirs_times.append(timed(theirs, source))
+    seconds, _ = time_alternating({"ours": ours, "theirs": theirs}, sources.tolist())
+    ours_times, theirs_times = seconds["ours"], seconds["theirs"]
     check = int(sources[0])
     assert np.array_equal(ours(check).distances, csgraph.dijkstra(csr, indices=check))
     mine, scipys = statistics.median(ours_times), statistics.median(theirs_times)

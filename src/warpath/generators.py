@@ -345,9 +345,10 @@ def power_law(n, avg_degree, max_degree, *, seed, weights="int", max_weight=100,
     uniform in ``[ceil(max_degree / 2), max_degree]``; one of them has exactly
     ``max_degree``.  Where such hubs would hold more than half of the
     ``avg_degree * n`` arcs, hub degrees fall off as ``max_degree / rank``
-    (and the smallest hubs are dropped) so that the average holds.  The other vertices get out-degrees 0, 1, 2, ... with
-    probability proportional to ``(k + 1)**-gamma`` (capped at about four
-    times their mean), ``gamma`` fitted so that the whole graph averages
+    (and the smallest hubs are dropped) so that the average holds.  The
+    other vertices get out-degrees 0, 1, 2, ... with probability
+    proportional to ``(k + 1)**-gamma`` (capped at about four times their
+    mean), ``gamma`` fitted so that the whole graph averages
     about ``avg_degree``.  Heads are uniform random vertices (never the tail;
     a hub's heads are distinct).  Harish & Narayanan used max degree 1000,
     average 6; Okuyama et al.'s power-law graph had max 834, average 3.5.

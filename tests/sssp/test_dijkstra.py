@@ -21,7 +21,7 @@ def run(graph, source, **options):
 
 
 def layout_of(graph):
-    return heap_layout(graph.num_vertices, prepare(graph)[4])
+    return heap_layout(prepare(graph)[4])
 
 
 def assert_exact_tree(graph, source, distances, predecessors):

@@ -43,8 +43,9 @@ def merge_results(earlier: dict, latest: dict) -> dict:
     dict
         Experiments in the earlier order (new ones appended); the runs of each
         experiment from whichever run produced it; graphs from both, the
-        latest winning unless it skipped one the earlier run built.  A kept experiment carries ``kept_from`` (the earlier
-        command and date) unless it already did.
+        latest winning unless it skipped one the earlier run built.  A kept
+        experiment carries ``kept_from`` (the earlier command and date)
+        unless it already did.
 
     Raises
     ------

@@ -75,15 +75,20 @@ def reachable(graph, source: int) -> np.ndarray:
     >>> reachable(warpath.Graph.from_edges([0], [1], num_vertices=3), 0).tolist()
     [True, True, False]
     """
+    return _reached_from(graph.to_scipy(), source)
+
+
+def _reached_from(matrix, source: int) -> np.ndarray:
+    """Mask of the vertices that a breadth-first search of sparse ``matrix`` reaches."""
     from scipy.sparse import csgraph
 
-    mask = np.zeros(graph.num_vertices, dtype=bool)
-    mask[csgraph.breadth_first_order(graph.to_scipy(), int(source), directed=True,
+    mask = np.zeros(matrix.shape[0], dtype=bool)
+    mask[csgraph.breadth_first_order(matrix, int(source), directed=True,
                                      return_predecessors=False)] = True
     return mask
 
 
-def certify_distances(distances, graph, source: int, problem: str = "sssp"):
+def certify_distances(distances, graph, source: int, problem: str = "sssp", *, reach=None):
     """``None`` when ``distances`` are the shortest distances from ``source``, else why not.
 
     The proof: (1) exactly the vertices ``source`` reaches are finite and
@@ -94,7 +99,8 @@ def certify_distances(distances, graph, source: int, problem: str = "sssp"):
     (2) and (3) are exact for integer weights and use the relative tolerance
     of :func:`compare_distances` for float weights.  It needs no reference
     solver, so it also covers graphs with negative weights where Johnson
-    would take hours.
+    would take hours.  ``reach``: :func:`reachable`'s mask for ``source``,
+    when the caller has it already.
 
     Examples
     --------
@@ -117,7 +123,8 @@ def certify_distances(distances, graph, source: int, problem: str = "sssp"):
         return f"vertex {int(np.argmax(np.isnan(d)))}: distance nan"
     if d[source] != 0:
         return f"vertex {source} (the source): distance {d[source]}, not 0"
-    reach = reachable(graph, source)
+    if reach is None:
+        reach = reachable(graph, source)
     wrong_reach = np.isfinite(d) != reach
     if wrong_reach.any():
         v = int(np.argmax(wrong_reach))
@@ -139,12 +146,7 @@ def certify_distances(distances, graph, source: int, problem: str = "sssp"):
     tight = np.abs(through - d[heads]) <= slack
     tight_graph = sparse.csr_matrix((np.ones(int(tight.sum())), (tails[tight], heads[tight])),
                                     shape=(n, n))
-    from scipy.sparse import csgraph
-
-    on_tight_paths = np.zeros(n, dtype=bool)
-    on_tight_paths[csgraph.breadth_first_order(tight_graph, int(source), directed=True,
-                                               return_predecessors=False)] = True
-    missing = reach & ~on_tight_paths
+    missing = reach & ~_reached_from(tight_graph, source)
     if missing.any():
         v = int(np.argmax(missing))
         return (f"vertex {v}: distance {d[v]} is not reached through exact arcs "

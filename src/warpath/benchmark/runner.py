@@ -73,6 +73,7 @@ class _References:
         self._rows = {}
         self._bytes = 0
         self._edges = {}
+        self._reach = {}
         self.arcs = None
         self.out_degrees = graph.out_degrees().astype(np.int64)
 
@@ -105,11 +106,17 @@ class _References:
         """Arcs whose tail the query reaches: the numerator of MTEPS (summed over rows)."""
         key = sources if np.ndim(sources) == 0 else tuple(np.asarray(sources).tolist())
         if key not in self._edges:
-            finite = reachable(self.graph, int(sources)) if self.certify else \
-                np.isfinite(self.get(sources))
+            finite = self.reach(sources) if self.certify else np.isfinite(self.get(sources))
             self._edges[key] = int((finite @ self.out_degrees).sum()) if finite.ndim == 2 \
                 else int(self.out_degrees[finite].sum())
         return self._edges[key]
+
+    def reach(self, source) -> np.ndarray:
+        """The vertices ``source`` reaches (certificate graphs: MTEPS and every check use it)."""
+        source = int(source)
+        if source not in self._reach:
+            self._reach[source] = reachable(self.graph, source)
+        return self._reach[source]
 
     def arc_index(self):
         if self.arcs is None:
@@ -168,7 +175,8 @@ def _check(result, distances_of, sources, references, experiment, graph):
     distances = distances_of(result, sources)
     problem = experiment.problem
     if references.certify:
-        message = certify_distances(distances, graph, int(sources), problem)
+        message = certify_distances(distances, graph, int(sources), problem,
+                                    reach=references.reach(sources))
     else:
         message = compare_distances(distances, references.get(sources), graph, problem)
     if message is not None or not experiment.predecessors:

@@ -126,15 +126,15 @@ def _packing_shift(num_vertices: int, max_distance: float) -> int:
     return 0
 
 
-def heap_layout(num_vertices: int, shift: int) -> str:
-    """The heap entry layout for a graph: ``"packed"`` or ``"rounded"``.
+def heap_layout(shift: int) -> str:
+    """The heap entry layout for :func:`prepare`'s ``shift``: ``"packed"`` or ``"rounded"``.
 
-    ``shift`` is :func:`prepare`'s (0 when exact integer distances do not
-    pack beside the vertex).  The module docstring describes the layouts.
+    ``shift`` is 0 when exact integer distances do not pack beside the
+    vertex.  The module docstring describes the layouts.
 
     Examples
     --------
-    >>> heap_layout(1000, 10), heap_layout(1000, 0)
+    >>> heap_layout(10), heap_layout(0)
     ('packed', 'rounded')
     """
     return "packed" if shift > 0 else "rounded"
@@ -374,10 +374,10 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
     >>> dist.tolist(), pred.tolist()
     ([[0, 2], [3, 0]], [[-1, 0], [1, -1]])
     """
-    n = indptr.shape[0] - 1
-    layout = heap_layout(n, shift)
+    layout = heap_layout(shift)
     return heap_kernels(arity)[layout](indptr, indices, weights, sources, dist, pred, limit,
-                                       shift if layout == "packed" else _vertex_bits(n))
+                                       shift if layout == "packed"
+                                       else _vertex_bits(indptr.shape[0] - 1))
 
 
 def prepare(graph, weights=None, dtype=None, limit=None):
