@@ -101,6 +101,50 @@ def integer_distance_dtype(graph, candidates=(np.int32, np.int64)):
     return None
 
 
+def distance_dtype(graph, integer_types=(np.int64,), *, keep_float32: bool = False,
+                   warn: bool = True) -> np.dtype:
+    """The type the distances of ``graph`` are computed in: the one rule for CPU and GPU.
+
+    Integer weights give the narrowest of ``integer_types`` that holds every
+    path length (:func:`integer_distance_dtype`), else float64 with a
+    :func:`warn_inexact` warning.  Float weights give float64, or float32 for
+    float32 weights with ``keep_float32``.  The CPU methods use the defaults
+    (int64 / float64); the GPU methods ask for ``(np.int32, np.int64)`` and
+    ``keep_float32=True``, since every byte moved costs time there.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0], [1], [3])
+    >>> distance_dtype(g), distance_dtype(g, (np.int32, np.int64))
+    (dtype('int64'), dtype('int32'))
+    >>> f = warpath.Graph.from_edges([0], [1], np.array([0.5], np.float32))
+    >>> distance_dtype(f), distance_dtype(f, keep_float32=True)
+    (dtype('float64'), dtype('float32'))
+    """
+    weights = np.dtype(graph.weights.dtype)
+    if weights.kind == "f":
+        return weights if keep_float32 else np.dtype(np.float64)
+    exact = integer_distance_dtype(graph, integer_types)
+    if exact is not None:
+        return exact
+    if warn:
+        warn_inexact(graph)
+    return np.dtype(np.float64)
+
+
+def unreached_value(dtype):
+    """The 'unreachable' distance of ``dtype``: its maximum for integers, ``inf`` for floats.
+
+    Examples
+    --------
+    >>> int(unreached_value(np.int32)) == 2**31 - 1, float(unreached_value(np.float32))
+    (True, inf)
+    """
+    dtype = np.dtype(dtype)
+    return dtype.type(np.inf) if dtype.kind == "f" else dtype.type(np.iinfo(dtype).max)
+
+
 def warn_inexact(graph) -> None:
     """Warn that integer distances are computed in float64 and may round above 2**53."""
     warnings.warn(

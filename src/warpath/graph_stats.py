@@ -66,7 +66,7 @@ def approximate_diameter(graph, sweeps: int = 4, seed: int = 0) -> int:
     >>> approximate_diameter(warpath.generators.grid(4, 5, seed=0))
     7
     """
-    from .bfs.queue import bfs_levels
+    from .traversal import bfs_levels
 
     if graph.num_vertices == 0:
         return 0

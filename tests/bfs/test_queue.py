@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import warpath
-from warpath.bfs.queue import bfs_levels
+from warpath.traversal import bfs_levels
 
 
 def run(graph, source, **options):

@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 import warpath
-from warpath.cuda.distances import (device_full, distance_dtype, floor_value, infinity,
-                                    new_distances)
+from warpath.cuda.distances import device_full, floor_value, infinity
+from warpath.cuda.problem import DEVICE_INTEGER_TYPES, Problem
+from warpath.dtypes import distance_dtype as _distance_dtype
+
+
+def distance_dtype(graph):
+    """The GPU's distance type rule (the one of warpath.dtypes, narrow variant)."""
+    return _distance_dtype(graph, DEVICE_INTEGER_TYPES, keep_float32=True)
 
 
 def _graph(weights):
@@ -44,7 +50,9 @@ def test_infinity_and_floor():
 
 
 def test_new_distances_and_fill():
-    d = new_distances(4, 2, np.float32).copy_to_host()
-    assert d.dtype == np.float32 and d.tolist() == [np.inf, np.inf, 0.0, np.inf]
+    g = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3], np.ones(3, np.float32))
+    d = Problem(g, [2, 0]).distances.copy_to_host()
+    assert d.dtype == np.float32
+    assert d.tolist() == [[np.inf, np.inf, 0.0, np.inf], [0.0, np.inf, np.inf, np.inf]]
     assert device_full(3, 7, np.int64).copy_to_host().tolist() == [7, 7, 7]
     assert device_full(0, 7, np.int64).shape == (0,)

@@ -5,9 +5,8 @@ import pytest
 from numba import cuda
 
 import warpath
-from warpath.cuda.counters import RunTally
-from warpath.cuda.device_graph import device_graph
 from warpath.cuda.predecessors import record_predecessors
+from warpath.cuda.problem import Problem
 from warpath.result import walk_predecessors
 
 
@@ -35,10 +34,9 @@ def test_recorded_predecessors_form_a_shortest_path_tree(graph):
     raw = d.copy()
     if dtype.kind == "i":
         raw[~np.isfinite(raw)] = np.iinfo(dtype).max
-    device_d = cuda.to_device(raw.astype(dtype))
-    tally = RunTally()
-    pred = record_predecessors(device_graph(graph), device_d, 0, tally).copy_to_host()
-    assert tally.launches >= 1
+    problem = Problem(graph, 0, distances=cuda.to_device(raw.astype(dtype)[None, :]))
+    pred = record_predecessors(problem).copy_to_host()
+    assert problem.tally.launches >= 1
     _check_tree(graph, 0, d, pred)
     for v in np.flatnonzero(np.isfinite(d)):
         if v:

@@ -207,6 +207,38 @@ class DeviceGraph:
             self._cache["tails"] = tails
         return self._cache["tails"]
 
+    def _host_indptr(self) -> np.ndarray:
+        if "host_indptr" not in self._cache:
+            self._cache["host_indptr"] = (self.host.indptr if self.host is not None
+                                          else self.indptr.copy_to_host())
+        return self._cache["host_indptr"]
+
+    def degree(self, vertex: int) -> int:
+        """The out-degree of ``vertex`` (from a host copy of ``indptr``, made once).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> device_graph(warpath.generators.complete(4, seed=0)).degree(2)
+        3
+        """
+        indptr = self._host_indptr()
+        return int(indptr[vertex + 1] - indptr[vertex])
+
+    def count_degree_above(self, threshold: int) -> int:
+        """How many vertices have more than ``threshold`` arcs (cached per threshold).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> device_graph(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2])).count_degree_above(1)
+        1
+        """
+        key = ("degree_above", int(threshold))
+        if key not in self._cache:
+            self._cache[key] = int(np.count_nonzero(np.diff(self._host_indptr()) > threshold))
+        return self._cache[key]
+
     def approx_diameter(self):
         """The host graph's approximate hop diameter (``graph.stats()``), or None without one."""
         return None if self.host is None else self.host.stats().approx_diameter

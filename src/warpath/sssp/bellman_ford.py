@@ -31,150 +31,12 @@ from numba import njit
 from ..errors import NegativeCycleError
 from ..methods import register
 from ..result import SSSPResult
-from .dijkstra import distance_dtype, unreached_value
+from ..dtypes import distance_dtype, unreached_value
+from ..negative_cycles import cycle_through, cycle_vertex, find_negative_cycle, only_cycle
 
 FOUND_NONE = 0
 FOUND_CYCLE = 1
 CYCLE_NOT_IN_PREDECESSORS = 2
-
-
-@njit(cache=True)
-def _cycle_vertex_from(pred, start, mark, stamp):
-    """Walk predecessors from ``start``; a vertex on a cycle met on the way, else -1.
-
-    ``mark`` holds the stamp of the walk that last visited each vertex; a walk
-    that meets an older stamp joins a path already known to end cycle-free.
-    """
-    v = start
-    while v != -1 and mark[v] == 0:
-        mark[v] = stamp
-        v = pred[v]
-    if v != -1 and mark[v] == stamp:
-        return v
-    return -1
-
-
-@njit(cache=True)
-def _cycle_vertex(pred, start):
-    """A vertex on a cycle of the predecessor graph: first from ``start``, then anywhere."""
-    n = pred.shape[0]
-    mark = np.zeros(n, np.int64)
-    stamp = 1
-    if start >= 0:
-        found = _cycle_vertex_from(pred, start, mark, stamp)
-        if found != -1:
-            return found
-    for v in range(n):
-        if mark[v] == 0:
-            stamp += 1
-            found = _cycle_vertex_from(pred, v, mark, stamp)
-            if found != -1:
-                return found
-    return -1
-
-
-@njit(cache=True)
-def _cycle_through(pred, vertex):
-    """The predecessor-graph cycle through ``vertex``, in arc order from its smallest vertex."""
-    cycle = [vertex]
-    v = pred[vertex]
-    while v != vertex:
-        cycle.append(v)
-        v = pred[v]
-    size = len(cycle)
-    smallest = 0
-    for i in range(size):
-        if cycle[i] < cycle[smallest]:
-            smallest = i
-    # collected backwards along pred: reverse it, starting at the smallest vertex
-    out = np.empty(size, np.int64)
-    for i in range(size):
-        out[i] = cycle[(smallest - i) % size]
-    return out
-
-
-@njit(cache=True)
-def _arc_weight(indptr, indices, weights, u, v, zero):
-    """The lightest arc u -> v as ``(found, weight)``."""
-    found = False
-    best = zero
-    for e in range(indptr[u], indptr[u + 1]):
-        if indices[e] == v and (not found or weights[e] < best):
-            best = zero + weights[e]
-            found = True
-    return found, best
-
-
-@njit(cache=True)
-def negative_cycle_in_predecessors(indptr, indices, weights, pred, zero):
-    """A negative cycle of the predecessor graph (arc order), or an empty array.
-
-    Checks every cycle the predecessor links form: each link ``pred[v] -> v``
-    must be an arc and the cycle's weight (summed in the type of ``zero``)
-    must be negative; links that are not arcs (e.g. a racy GPU array) make a
-    cycle invalid rather than an error.
-    """
-    n = pred.shape[0]
-    mark = np.zeros(n, np.int64)
-    for start in range(n):
-        if mark[start] != 0:
-            continue
-        vertex = _cycle_vertex_from(pred, start, mark, start + 1)
-        if vertex == -1:
-            continue
-        cycle = _cycle_through(pred, vertex)
-        total = zero
-        valid = True
-        for i in range(cycle.shape[0]):
-            u = cycle[i]
-            v = cycle[(i + 1) % cycle.shape[0]]
-            found, w = _arc_weight(indptr, indices, weights, u, v, zero)
-            if not found:
-                valid = False
-                break
-            total += w
-        if valid and total < zero:
-            return cycle
-    return np.empty(0, np.int64)
-
-
-def find_negative_cycle(graph, predecessors):
-    """A negative cycle formed by a predecessor array, or ``None``.
-
-    Host-side helper for any Bellman-Ford-like method (CPU or GPU): after the
-    relaxations stop converging, the predecessor links contain a cycle, and
-    every such cycle is negative.  This finds one and verifies it against the
-    graph (each link is an arc, the total weight is negative).
-
-    Parameters
-    ----------
-    graph : Graph
-    predecessors : array of int, length ``num_vertices``
-        ``predecessors[v]`` is the vertex before ``v`` (-1 for none).
-
-    Returns
-    -------
-    list of int or None
-        The cycle's vertices in order (each has an arc to the next, the last
-        one to the first), or ``None`` when the links form no negative cycle.
-
-    Examples
-    --------
-    >>> import warpath
-    >>> g = warpath.Graph.from_edges([0, 1, 2], [1, 2, 1], [1, 1, -3])
-    >>> find_negative_cycle(g, [-1, 2, 1])
-    [1, 2]
-    >>> find_negative_cycle(g, [-1, 0, 1]) is None
-    True
-    """
-    pred = np.asarray(predecessors, dtype=np.int64)
-    if pred.shape != (graph.num_vertices,):
-        raise ValueError(f"predecessors must have one entry per vertex ({graph.num_vertices}), "
-                         f"not shape {pred.shape}")
-    pred = np.where((pred >= 0) & (pred < graph.num_vertices), pred, -1)
-    zero = np.int64(0) if graph.weights.dtype.kind == "i" else np.float64(0.0)
-    cycle = negative_cycle_in_predecessors(graph.indptr, graph.indices, graph.weights, pred, zero)
-    return cycle.tolist() if cycle.size else None
 
 
 @njit(cache=True)
@@ -227,7 +89,7 @@ def bellman_ford_queue(indptr, indices, weights, dist, pred, starts):
                 pred[v] = u
                 length[v] = length_v
                 if length_v >= n:
-                    vertex = _cycle_vertex(pred, v)
+                    vertex = cycle_vertex(pred, v)
                     if vertex == -1:
                         return rounds, relaxations, CYCLE_NOT_IN_PREDECESSORS, -1
                     return rounds, relaxations, FOUND_CYCLE, vertex
@@ -313,17 +175,10 @@ def run_bellman_ford(graph, starts, dtype):
         pred[:] = -1
         vertex = bellman_ford_passes(graph.indptr, graph.indices, graph.weights, dist, pred,
                                      dist.dtype.type(unreached_value(dtype)))
-    cycle = _cycle_through(pred, vertex) if vertex >= 0 else None
-    if cycle is None or find_negative_cycle(graph, _only_cycle(pred, cycle)) is None:
+    cycle = cycle_through(pred, vertex) if vertex >= 0 else None
+    if cycle is None or find_negative_cycle(graph, only_cycle(pred, cycle)) is None:
         cycle = find_negative_cycle(graph, pred)
     raise NegativeCycleError(cycle)
-
-
-def _only_cycle(pred, cycle):
-    """A predecessor array holding just the links of ``cycle`` (to verify that one cycle)."""
-    links = np.full(pred.shape[0], -1, dtype=np.int64)
-    links[cycle] = pred[cycle]
-    return links
 
 
 @register("sssp", "bellman-ford", "cpu", negative_weights=True, auto_rank=1,

@@ -70,47 +70,13 @@ import functools
 import numpy as np
 from numba import njit
 
-from ..dtypes import integer_distance_dtype, warn_inexact
+from ..dtypes import distance_dtype, unreached_value
 from ..methods import register
 from ..result import SSSPResult
 
 INT_UNREACHED = np.iinfo(np.int64).max
 #: Children per heap node unless ``heap_arity=`` says otherwise (2: the papers' binary heap).
 DEFAULT_ARITY = 4
-
-
-def distance_dtype(graph, *, warn: bool = True) -> np.dtype:
-    """The type distances of ``graph`` are computed in: int64 or float64.
-
-    Integer weights give exact int64 distances when no path length can
-    overflow; otherwise (and for float weights) distances are float64, and for
-    integer weights a ``RuntimeWarning`` says they may be inexact.
-
-    Examples
-    --------
-    >>> import warpath
-    >>> distance_dtype(warpath.Graph.from_edges([0], [1], [3]))
-    dtype('int64')
-    >>> distance_dtype(warpath.Graph.from_edges([0], [1], [0.5]))
-    dtype('float64')
-    """
-    exact = integer_distance_dtype(graph, (np.int64,))
-    if exact is not None:
-        return np.dtype(np.int64)
-    if warn and graph.weights.dtype.kind == "i":
-        warn_inexact(graph)
-    return np.dtype(np.float64)
-
-
-def unreached_value(dtype):
-    """The 'unreachable' marker for distances of ``dtype``: int64 max or ``inf``.
-
-    Examples
-    --------
-    >>> unreached_value(np.float64)
-    inf
-    """
-    return INT_UNREACHED if np.dtype(dtype).kind == "i" else np.inf
 
 
 def _vertex_bits(num_vertices: int) -> int:

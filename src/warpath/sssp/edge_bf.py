@@ -5,15 +5,16 @@ One thread per arc relaxes ``d[v] = min(d[v], d[u] + w)`` with ``atomicMin``
 rounds; a change in round |V| means a negative cycle).  The two-flag variant
 (Alg. 4-7) relaxes only arcs whose tail changed in the previous round: flag
 array F1 says which tails are active, RELAX sets F2 for the heads it lowers,
-and COPYFLAG moves F2 into F1.  Both are one kernel family, built by
-:func:`_kernels` with ``use_flags`` as a compile-time switch.
+and COPYFLAG moves F2 into F1.  Both are one advance over every arc
+(:func:`~warpath.cuda.mappings.thread_per_edge`) with a different gather.
 
 ``loop="paper"`` launches RELAX (and COPYFLAG) once per round and reads the
 change flag back after each round.  ``loop="fast"`` (default) runs all rounds
-in one persistent cooperative kernel separated by ``grid.sync()``; there the
-two flag arrays become one array of round stamps (H-BF's iteration stamps):
+in one persistent cooperative kernel (the enactor's); there the two flag
+arrays become one array of round stamps (H-BF's iteration stamps):
 ``stamp[u] >= r`` means u changed in round r - 1 or later, which needs no
-COPYFLAG pass.
+COPYFLAG pass.  A ``>=``, not ``==``: a tail lowered again during this round is
+relaxed now with its newer distance, so no round is skipped.
 
 Examples
 --------
@@ -32,80 +33,79 @@ import numpy as np
 
 from ..methods import register
 
-#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
 #: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
 cuda = None
 
 
 @functools.lru_cache(maxsize=None)
-def _kernels(use_flags: bool):
-    """One variant's kernels: ``relax``, ``copy_flags`` (paper loop), ``relax_rounds`` (fast)."""
+def _steps(variant: str, loop: str):
+    """The round's steps for ``variant`` ("all", "flags") and ``loop``.
+
+    The state is ``(d, marks, inf, floor)``: ``marks`` is F1/F2 (paper loop,
+    shape (2, n)) or the round stamps (fast loop), unused by ``"all"``.
+    """
     global cuda
     from numba import cuda
 
     from ..cuda.atomics import relax_min
-    from ..cuda.counters import ITERATIONS, RELAXATIONS, flush_count
-    from ..cuda.flags import begin_round, mark_changed, round_changed
+    from ..cuda.flags import mark_changed
+    from ..cuda.mappings import thread_per_edge
+    from ..cuda.operators import advance, filter_vertices
 
-    @cuda.jit
-    def relax(tails, indices, weights, d, inf, floor, f1, f2, conv, counters, r):
-        """Agarwal Alg. 3 (RELAX) or, with flags, Alg. 6: one thread per arc."""
-        e = cuda.grid(1)
-        begin_round(conv, r, e)
-        count = 0
-        if e < indices.shape[0]:
-            u = tails[e]
-            if not use_flags or f1[u] != 0:
-                du = d[u]
-                if du != inf:
-                    count = 1
-                    v = indices[e]
-                    if relax_min(d, v, du + weights[e], floor, conv):
-                        mark_changed(conv, r)
-                        if use_flags:
-                            f2[v] = 1
-        flush_count(counters, RELAXATIONS, count)
+    @cuda.jit(device=True)
+    def every_reached_tail(state, row, u, r):
+        """Alg. 3: every arc whose tail has a distance."""
+        du = state[0][u]
+        return du != state[2], du
 
-    @cuda.jit
-    def copy_flags(f1, f2):
-        """Agarwal Alg. 7 (COPYFLAG): F1 = F2, F2 = 0."""
-        v = cuda.grid(1)
-        if v < f1.shape[0]:
-            f1[v] = f2[v]
-            f2[v] = 0
+    @cuda.jit(device=True)
+    def flagged_tail(state, row, u, r):
+        """Alg. 6: only arcs whose tail is flagged in F1."""
+        du = state[0][u]
+        return state[1][0, u] != 0 and du != state[2], du
 
-    @cuda.jit
-    def relax_rounds(tails, indices, weights, d, inf, floor, stamp, conv, counters, max_rounds):
-        """All rounds in one persistent cooperative kernel, one grid.sync() per round."""
-        thread = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        grid = cuda.cg.this_grid()
-        count = 0
-        r = 0
-        while r < max_rounds:
-            begin_round(conv, r, thread)
-            for e in range(thread, indices.shape[0], stride):
-                u = tails[e]
-                # >= r, not == r: a tail lowered again during this round is
-                # relaxed now with its newer distance, so no round is skipped.
-                if not use_flags or stamp[u] >= r:
-                    du = d[u]
-                    if du != inf:
-                        count += 1
-                        v = indices[e]
-                        if relax_min(d, v, du + weights[e], floor, conv):
-                            mark_changed(conv, r)
-                            if use_flags:
-                                stamp[v] = r + 1
-            grid.sync()
-            r += 1
-            if not round_changed(conv, r - 1):
-                break
-        if thread == 0:
-            counters[ITERATIONS] = r
-        flush_count(counters, RELAXATIONS, count)
+    @cuda.jit(device=True)
+    def stamped_tail(state, row, u, r):
+        """Fast loop: only arcs whose tail changed in round r - 1 or later."""
+        du = state[0][u]
+        return state[1][u] >= r and du != state[2], du
 
-    return relax, copy_flags, relax_rounds
+    @cuda.jit(device=True)
+    def relax(state, row, u, du, v, w, e, r, conv):
+        """Alg. 3 (RELAX): d[v] = min(d[v], d[u] + w)."""
+        if relax_min(state[0], v, du + w, state[3], conv):
+            mark_changed(conv, r)
+            return True
+        return False
+
+    @cuda.jit(device=True)
+    def relax_and_flag(state, row, u, du, v, w, e, r, conv):
+        """Alg. 6: RELAX, and F2[v] = 1 for a lowered head."""
+        if relax(state, row, u, du, v, w, e, r, conv):
+            state[1][1, v] = 1
+        return False
+
+    @cuda.jit(device=True)
+    def relax_and_stamp(state, row, u, du, v, w, e, r, conv):
+        """Fast loop: RELAX, and stamp a lowered head with the next round."""
+        if relax(state, row, u, du, v, w, e, r, conv):
+            state[1][v] = r + 1
+        return False
+
+    @cuda.jit(device=True)
+    def copy_flags(state, row, v, r, conv):
+        """Alg. 7 (COPYFLAG): F1 = F2, F2 = 0."""
+        state[1][0, v] = state[1][1, v]
+        state[1][1, v] = 0
+        return False
+
+    arcs = thread_per_edge()
+    if variant == "all":
+        return [advance(arcs, every_reached_tail, relax)]
+    if loop == "paper":
+        return [advance(arcs, flagged_tail, relax_and_flag), filter_vertices(copy_flags)]
+    return [advance(arcs, stamped_tail, relax_and_stamp)]
 
 
 def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
@@ -137,39 +137,24 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
     [0.0, 1.0, 2.0, 3.0]
     """
     from ..cuda.distances import device_full
+    from ..cuda.enactor import check_loop, enact
     from ..cuda.flags import vertex_flags
-    from ..cuda.loops import host_loop, persistent_launch, persistent_outcome
-    from ..cuda.runtime import THREADS, blocks_for
-    from ..cuda.sssp_run import SSSPRun, check_loop
+    from ..cuda.problem import Problem
 
     check_loop(loop)
-    run = SSSPRun(graph, source)
-    relax, copy_flags, relax_rounds = _kernels(use_flags)
-    g, tally = run.graph, run.tally
-    if loop == "paper":
-        flags = vertex_flags(run.n if use_flags else 1, 2, run.source if use_flags else -1)
-        f1, f2 = flags[0], flags[1]
-
-        def step(r):
-            relax[blocks_for(run.m), THREADS](g.tails, g.indices, g.weights, run.d, run.inf,
-                                             run.floor, f1, f2, run.conv.device, run.counters, r)
-            tally.launch()
-            if use_flags:
-                copy_flags[blocks_for(run.n), THREADS](f1, f2)
-                tally.launch()
-
-        rounds, negative = host_loop(step, run.conv, tally, run.n)
-        stats = {**tally.read_counters(run.counters), "iterations": rounds}
+    problem = Problem(graph, source)
+    if not use_flags:
+        marks = device_full(1, 0, np.int32)
+    elif loop == "paper":
+        marks = vertex_flags(problem.n, 2, problem.source)  # F1 (source set), F2
     else:
-        stamp = device_full(run.n if use_flags else 1, -1, np.int32)
-        if use_flags:
-            stamp[run.source:run.source + 1] = np.zeros(1, np.int32)
-        tally.launch()
-        persistent_launch(relax_rounds, (g.tails, g.indices, g.weights, run.d, run.inf,
-                                         run.floor, stamp, run.conv.device, run.counters,
-                                         np.int64(run.n)), run.m, tally)
-        stats, negative = persistent_outcome(run.conv, run.counters, tally, run.n)
-    return run.finish(stats, negative, predecessors=predecessors, loop=loop)
+        marks = device_full(problem.n, -1, np.int32)
+        marks[problem.source:problem.source + 1] = np.zeros(1, np.int32)
+    problem.tally.launch()
+    state = (problem.distances[0], marks, problem.inf, problem.floor)
+    steps = _steps("flags" if use_flags else "all", loop)
+    stats, negative = enact(problem, steps, state, loop=loop)
+    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
 
 
 @register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=13, options=("loop",),

@@ -9,11 +9,12 @@ rather than one keep each round's reads of C consistent (Harish section 3.3).
 With negative weights this is Bellman-Ford: a change in round |V| means a
 negative cycle.
 
-``loop="paper"`` launches both kernels per round and reads the change flag
-back after each.  ``loop="fast"`` (default) runs every round in one
-persistent cooperative kernel (two ``grid.sync()`` per round), and M becomes
-a frontier queue filled by the check phase with warp-aggregated enqueue, so
-the scatter phase touches only the vertices that changed.
+On the engine a round is an advance (the scatter) and a filter over all
+vertices (the check).  ``loop="paper"`` launches both per round and reads the
+change flag back after each.  ``loop="fast"`` (default) runs every round in one
+persistent cooperative kernel, and M becomes a frontier queue that the check
+fills (warp-aggregated enqueue), so the scatter touches only the vertices
+that changed.
 
 Examples
 --------
@@ -27,91 +28,68 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from ..methods import register
 
-#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
 #: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
 cuda = None
 
 
 @functools.lru_cache(maxsize=None)
-def _kernels():
-    """``scatter`` and ``check`` (paper loop) and ``scatter_check_rounds`` (fast loop)."""
+def _steps(loop: str):
+    """Scatter then check, for ``loop``.  State: ``(C, U, inf, floor, M)``."""
     global cuda
     from numba import cuda
 
     from ..cuda.atomics import relax_min
-    from ..cuda.counters import ITERATIONS, RELAXATIONS, flush_count
-    from ..cuda.flags import begin_round, mark_changed, round_changed
-    from ..cuda.frontier import begin_level, enqueue
+    from ..cuda.flags import mark_changed
+    from ..cuda.mappings import frontier, thread_per_vertex
+    from ..cuda.operators import QUEUE, advance, filter_vertices
 
-    @cuda.jit
-    def scatter(indptr, indices, weights, mask, cost, update, floor, conv, counters, r):
-        """Harish Alg. 4 (CUDA SSSP KERNEL1): a masked vertex relaxes its arcs into U."""
-        v = cuda.grid(1)
-        begin_round(conv, r, v)
-        count = 0
-        if v < mask.shape[0] and mask[v] != 0:
-            mask[v] = 0
-            cv = cost[v]
-            for e in range(indptr[v], indptr[v + 1]):
-                count += 1
-                relax_min(update, indices[e], cv + weights[e], floor, conv)
-        flush_count(counters, RELAXATIONS, count)
+    @cuda.jit(device=True)
+    def masked(state, row, u, r):
+        """Alg. 4, lines 2-3: a vertex in M leaves it and scatters its cost."""
+        mask = state[4]
+        if mask[u] == 0:
+            return False, state[0][u]
+        mask[u] = 0
+        return True, state[0][u]
 
-    @cuda.jit
-    def check(mask, cost, update, conv, r):
-        """Harish Alg. 5 (CUDA SSSP KERNEL2): C = U where lower, and mask those vertices."""
-        v = cuda.grid(1)
-        if v < mask.shape[0]:
-            if cost[v] > update[v]:
-                cost[v] = update[v]
-                mask[v] = 1
-                mark_changed(conv, r)
-            update[v] = cost[v]
+    @cuda.jit(device=True)
+    def queued(state, row, u, r):
+        """Fast loop: the frontier queue is M; scatter C[u]."""
+        return True, state[0][u]
 
-    @cuda.jit
-    def scatter_check_rounds(indptr, indices, weights, cost, update, floor, queues, counts,
-                             conv, counters, max_rounds):
-        """Every round in one persistent cooperative kernel; M is a frontier queue."""
-        thread = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        grid = cuda.cg.this_grid()
-        n = cost.shape[0]
-        count = 0
-        r = 0
-        while r < max_rounds:
-            begin_round(conv, r, thread)
-            begin_level(counts, r, thread)
-            for i in range(thread, counts[r % 3], stride):  # scatter (Alg. 4)
-                v = queues[r % 2, i]
-                cv = cost[v]
-                for e in range(indptr[v], indptr[v + 1]):
-                    count += 1
-                    relax_min(update, indices[e], cv + weights[e], floor, conv)
-            grid.sync()
-            # check (Alg. 5); the same trip count in every thread keeps warps
-            # whole for the warp-aggregated enqueue.  U <= C always holds, so
-            # after C = U the two agree and Alg. 5's U = C is not needed.
-            for start in range(0, n, stride):
-                v = start + thread
-                changed = False
-                if v < n and cost[v] > update[v]:
-                    cost[v] = update[v]
-                    changed = True
-                    mark_changed(conv, r)
-                enqueue(queues[(r + 1) % 2], counts, (r + 1) % 3, v, changed)
-            grid.sync()
-            r += 1
-            if not round_changed(conv, r - 1):
-                break
-        if thread == 0:
-            counters[ITERATIONS] = r
-        flush_count(counters, RELAXATIONS, count)
+    @cuda.jit(device=True)
+    def scatter(state, row, u, du, v, w, e, r, conv):
+        """Alg. 4 (CUDA SSSP KERNEL1): U[v] = min(U[v], C[u] + w)."""
+        relax_min(state[1], v, du + w, state[3], conv)
+        return False
 
-    return scatter, check, scatter_check_rounds
+    @cuda.jit(device=True)
+    def check_mask(state, row, v, r, conv):
+        """Alg. 5 (CUDA SSSP KERNEL2): C = U where lower, and mask those vertices; U = C."""
+        cost, update = state[0], state[1]
+        if cost[v] > update[v]:
+            cost[v] = update[v]
+            state[4][v] = 1
+            mark_changed(conv, r)
+        update[v] = cost[v]
+        return False
+
+    @cuda.jit(device=True)
+    def check(state, row, v, r, conv):
+        """Alg. 5 into the next frontier.  U <= C always holds, so after C = U the
+        two agree and Alg. 5's U = C is not needed."""
+        cost, update = state[0], state[1]
+        if cost[v] > update[v]:
+            cost[v] = update[v]
+            return True
+        return False
+
+    if loop == "paper":
+        return [advance(thread_per_vertex(), masked, scatter), filter_vertices(check_mask)]
+    return [advance(frontier(), queued, scatter), filter_vertices(check, QUEUE)]
 
 
 @register("sssp", "harish", "cuda", negative_weights=True, auto_rank=10, options=("loop",),
@@ -148,38 +126,20 @@ def run(graph, source, *, predecessors=True, loop="fast"):
     >>> bool((a.distances == b.distances).all())
     True
     """
-    from ..cuda.frontier import FrontierQueue
+    from ..cuda.enactor import check_loop, enact
     from ..cuda.flags import vertex_flags
-    from ..cuda.loops import host_loop, persistent_launch, persistent_outcome
-    from ..cuda.runtime import THREADS, blocks_for
-    from ..cuda.sssp_run import SSSPRun, check_loop
+    from ..cuda.problem import Problem
 
     check_loop(loop)
-    run = SSSPRun(graph, source)
-    scatter, check, scatter_check_rounds = _kernels()
-    g, tally = run.graph, run.tally
-    cost = run.d
+    problem = Problem(graph, source)
+    cost = problem.distances[0]
     update = _copy(cost)
-    if loop == "paper":
-        mask = vertex_flags(run.n, 1, run.source)[0]
-        blocks = blocks_for(run.n)
-
-        def step(r):
-            scatter[blocks, THREADS](g.indptr, g.indices, g.weights, mask, cost, update,
-                                     run.floor, run.conv.device, run.counters, r)
-            check[blocks, THREADS](mask, cost, update, run.conv.device, r)
-            tally.launch(2)
-
-        rounds, negative = host_loop(step, run.conv, tally, run.n)
-        stats = {**tally.read_counters(run.counters), "iterations": rounds}
-    else:
-        frontier = FrontierQueue(run.n, run.graph.indices.dtype, first=run.source)
-        persistent_launch(scatter_check_rounds,
-                          (g.indptr, g.indices, g.weights, cost, update, run.floor,
-                           frontier.queues, frontier.counts, run.conv.device, run.counters,
-                           np.int64(run.n)), run.n, tally)
-        stats, negative = persistent_outcome(run.conv, run.counters, tally, run.n)
-    return run.finish(stats, negative, predecessors=predecessors, loop=loop)
+    paper = loop == "paper"
+    mask = vertex_flags(problem.n, 1, problem.source)[0] if paper else cost[:1]
+    state = (cost, update, problem.inf, problem.floor, mask)
+    stats, negative = enact(problem, _steps(loop), state, loop=loop,
+                            frontier=None if paper else problem.frontier())
+    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
 
 
 def _copy(array):

@@ -17,9 +17,10 @@ diameter, so ``N = max(1, approx_diameter // (2 k))`` launches are needed
 anyway; ``approx_diameter`` is the host graph's cached ``stats()`` lower
 bound (``N = 1`` for a DeviceGraph without a host graph).
 
-``loop="paper"`` is that host loop; ``loop="fast"`` (default) runs all
-launches as rounds of one persistent cooperative kernel with one
-``grid.sync()`` per round and no ``N``.  With negative weights this is a
+On the engine a launch is one round of a :func:`~warpath.cuda.operators.compute`
+step over vertex groups.  ``loop="paper"`` is Alg. 6's host loop;
+``loop="fast"`` (default) runs all launches as rounds of the enactor's
+persistent cooperative kernel, with no ``N``.  With negative weights this is a
 Bellman-Ford: a launch still flagging vertices after |V| launches means a
 negative cycle.
 
@@ -40,7 +41,7 @@ import numpy as np
 
 from ..methods import register
 
-#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba.cuda, bound by :func:`_step` on first use so that ``import warpath`` needs no
 #: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
 cuda = None
 
@@ -49,26 +50,32 @@ MAX_K = 16
 
 
 @functools.lru_cache(maxsize=None)
-def _kernels(k: int):
-    """``relax_locality_launch`` (one launch, Alg. 8/9) and ``relax_locality_rounds`` (fast)."""
+def _step(k: int, per_thread: int):
+    """One round: every flagged vertex sends a k-deep wave (Alg. 8/9 over vertex groups).
+
+    State: ``(d, flags, floor)`` with ``flags`` FlagArray[0..1], shape (2, n).
+    """
     global cuda
     from numba import cuda, int64
 
     from ..cuda.atomics import relax_min
-    from ..cuda.counters import ITERATIONS, RELAXATIONS, flush_count
-    from ..cuda.flags import begin_round, mark_changed, round_changed
+    from ..cuda.flags import mark_changed
+    from ..cuda.mappings import vertex_groups
+    from ..cuda.operators import compute
 
     @cuda.jit(device=True)
-    def relax_locality(u, indptr, indices, weights, d, floor, flags, conv, r):
+    def relax_locality(graph, state, u, r, conv):
         """Alg. 7 (RelaxLocalityAndSetFrontier): a depth-first wave of up to k arcs from u.
 
         Returns the number of arcs relaxed; sets FlagArray[(r + 1) % 2][v]
         and the round's change flag for every v lowered at depth k.
         """
         count = 0
+        d, flags, floor = state[0], state[1], state[2]
         if flags[r % 2, u] == 0:
             return count
         flags[r % 2, u] = 0
+        indptr, indices, weights = graph[0], graph[1], graph[2]
         stack_vertex = cuda.local.array(k, int64)
         stack_arc = cuda.local.array(k, int64)
         stack_vertex[0] = u
@@ -94,44 +101,7 @@ def _kernels(k: int):
                 depth += 1
         return count
 
-    @cuda.jit
-    def relax_locality_launch(indptr, indices, weights, d, floor, flags, conv, counters,
-                              per_thread, r):
-        """Alg. 8/9 (Kernel_1 / Kernel_2): thread t owns vertices t*p .. t*p + p - 1."""
-        t = cuda.grid(1)
-        begin_round(conv, r, t)
-        count = 0
-        n = d.shape[0]
-        for u in range(t * per_thread, min(n, (t + 1) * per_thread)):
-            count += relax_locality(u, indptr, indices, weights, d, floor, flags, conv, r)
-        flush_count(counters, RELAXATIONS, count)
-
-    @cuda.jit
-    def relax_locality_rounds(indptr, indices, weights, d, floor, flags, conv, counters,
-                              per_thread, max_rounds):
-        """Every launch of Alg. 6 as a round of one persistent cooperative kernel."""
-        thread = cuda.grid(1)
-        stride = cuda.gridsize(1)
-        grid = cuda.cg.this_grid()
-        n = d.shape[0]
-        groups = (n + per_thread - 1) // per_thread
-        count = 0
-        r = 0
-        while r < max_rounds:
-            begin_round(conv, r, thread)
-            for t in range(thread, groups, stride):
-                for u in range(t * per_thread, min(n, (t + 1) * per_thread)):
-                    count += relax_locality(u, indptr, indices, weights, d, floor, flags,
-                                            conv, r)
-            grid.sync()
-            r += 1
-            if not round_changed(conv, r - 1):
-                break
-        if thread == 0:
-            counters[ITERATIONS] = r
-        flush_count(counters, RELAXATIONS, count)
-
-    return relax_locality_launch, relax_locality_rounds
+    return compute(vertex_groups(per_thread), relax_locality)
 
 
 def launches_before_check(graph, k: int) -> int:
@@ -201,35 +171,19 @@ def run(graph, source, *, predecessors=True, loop="fast", k=4, vertices_per_thre
     >>> bool((a.distances == b.distances).all())
     True
     """
+    from ..cuda.enactor import check_loop, enact
     from ..cuda.flags import vertex_flags
-    from ..cuda.loops import host_loop, persistent_launch, persistent_outcome
-    from ..cuda.runtime import THREADS, blocks_for
-    from ..cuda.sssp_run import SSSPRun, check_loop
+    from ..cuda.problem import Problem
 
     check_loop(loop)
     _check_options(k, vertices_per_thread, launches)
-    run = SSSPRun(graph, source)
-    launch_one, launch_rounds = _kernels(int(k))
-    g, tally = run.graph, run.tally
-    flags = vertex_flags(run.n, 2, run.source)
-    per_thread = np.int64(vertices_per_thread)
+    problem = Problem(graph, source)
+    state = (problem.distances[0], vertex_flags(problem.n, 2, problem.source), problem.floor)
     extra = {"k": int(k), "vertices_per_thread": int(vertices_per_thread)}
+    first = 1
     if loop == "paper":
-        first = launches if launches is not None else launches_before_check(run.graph, k)
-        blocks = blocks_for(-(-run.n // int(vertices_per_thread)))
-
-        def step(r):
-            launch_one[blocks, THREADS](g.indptr, g.indices, g.weights, run.d, run.floor, flags,
-                                        run.conv.device, run.counters, per_thread, r)
-            tally.launch()
-
-        rounds, negative = host_loop(step, run.conv, tally, run.n, first_check=first)
-        stats = {**tally.read_counters(run.counters), "iterations": rounds}
+        first = launches if launches is not None else launches_before_check(problem.graph, k)
         extra["launches_before_check"] = int(first)
-    else:
-        persistent_launch(launch_rounds, (g.indptr, g.indices, g.weights, run.d, run.floor,
-                                          flags, run.conv.device, run.counters, per_thread,
-                                          np.int64(run.n)),
-                          -(-run.n // int(vertices_per_thread)), tally)
-        stats, negative = persistent_outcome(run.conv, run.counters, tally, run.n)
-    return run.finish(stats, negative, predecessors=predecessors, loop=loop, **extra)
+    stats, negative = enact(problem, [_step(int(k), int(vertices_per_thread))], state,
+                            loop=loop, first_check=first)
+    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop, **extra)

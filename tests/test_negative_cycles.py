@@ -1,7 +1,7 @@
 """Recovering a negative cycle on the host."""
 
 import warpath
-from warpath.cuda.negative_cycle import negative_cycle
+from warpath.negative_cycles import negative_cycle_from as negative_cycle
 
 
 def _weight(g, cycle):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from warpath.cuda.counters import RunTally
-from warpath.cuda.loops import host_loop, persistent_outcome
+from warpath.cuda.enactor import host_loop, persistent_outcome
 from warpath.cuda.flags import ConvergenceFlags, NEGATIVE_CYCLE
 
 

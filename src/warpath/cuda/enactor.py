@@ -1,0 +1,298 @@
+"""The enactor: runs a method's rounds until one changes nothing, written once for every GPU method.
+
+A round is one to three :class:`~warpath.cuda.operators.Operator` steps (an
+advance, then a filter, ...), separated by grid-wide barriers.  Rounds repeat
+until one changes nothing (no relax lowered a distance, nothing entered the
+next frontier) or until a bound on rounds (Bellman-Ford's |V|: a round that
+still changes something then proves a negative cycle).  Two ways to drive them,
+chosen by ``loop=``:
+
+- ``"paper"``: the papers' host loop: one launch per step and round, the
+  convergence flag read back after each round (~65-83 us a round on an H100),
+  or only from round ``first_check`` on and every ``every`` rounds after
+  (Safari's ``N`` launches without communication).  A round after
+  convergence changes nothing, so the extra ones are harmless.
+- ``"fast"`` (default): one persistent cooperative kernel loops over the
+  rounds itself, steps separated by ``grid.sync()`` (~1.5 us), reading the flag
+  on the device; the host reads the outcome once at the end.
+
+Examples
+--------
+>>> import numpy as np, warpath
+>>> from warpath.cuda.problem import Problem
+>>> from warpath.cuda.mappings import thread_per_edge
+>>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
+>>> problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0)
+>>> relax = advance(thread_per_edge(), _demo_gather, _demo_visit)
+>>> stats, negative = enact(problem, [relax], (problem.distances[0],))
+>>> problem.distances.copy_to_host().tolist(), negative
+([[0, 3, 7]], False)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import cuda
+
+from .counters import ITERATIONS, RELAXATIONS, RunTally, flush_count
+from .flags import NEGATIVE_CYCLE, begin_round, round_changed
+from .frontier import begin_level
+from .runtime import THREADS, blocks_for, cooperative_blocks
+
+#: The loops every GPU method offers.
+LOOPS = ("fast", "paper")
+
+
+def check_loop(loop: str) -> str:
+    """Validate a ``loop=`` option.
+
+    Examples
+    --------
+    >>> check_loop("paper")
+    'paper'
+    """
+    if loop not in LOOPS:
+        raise ValueError(f"loop must be one of {LOOPS}, not {loop!r}")
+    return loop
+
+
+@cuda.jit(device=True)
+def _begin(frontier, conv, r, thread, heavy):
+    """Thread 0 clears the flag and the queue counters that round r + 1 will write."""
+    begin_round(conv, r, thread)
+    begin_level(frontier[1], r, thread)
+    if heavy:
+        begin_level(frontier[3], r, thread)
+
+
+@functools.lru_cache(maxsize=None)
+def round_kernel(device_op, first: bool, heavy: bool):
+    """A kernel running one step of round ``r`` (the paper loop); ``first`` begins the round."""
+
+    @cuda.jit
+    def kernel(graph, frontier, state, conv, counters, rows, r):
+        thread = cuda.grid(1)
+        if first:
+            _begin(frontier, conv, r, thread, heavy)
+        count = device_op(graph, frontier, state, conv, rows, r, thread, cuda.gridsize(1))
+        flush_count(counters, RELAXATIONS, count)
+
+    return kernel
+
+
+@functools.lru_cache(maxsize=None)
+def persistent_kernel(device_ops: tuple, heavy: bool):
+    """A cooperative kernel running every round of ``device_ops`` (1 to 3 steps)."""
+    steps = len(device_ops)
+    if not 1 <= steps <= 3:
+        raise ValueError(f"a round has 1 to 3 steps, not {steps}")
+    first, second, third = (device_ops + (device_ops[0],) * 2)[:3]
+
+    @cuda.jit
+    def kernel(graph, frontier, state, conv, counters, rows, max_rounds):
+        thread = cuda.grid(1)
+        stride = cuda.gridsize(1)
+        grid = cuda.cg.this_grid()
+        count = 0
+        r = 0
+        while r < max_rounds:
+            _begin(frontier, conv, r, thread, heavy)
+            count += first(graph, frontier, state, conv, rows, r, thread, stride)
+            if steps > 1:
+                grid.sync()
+                count += second(graph, frontier, state, conv, rows, r, thread, stride)
+            if steps > 2:
+                grid.sync()
+                count += third(graph, frontier, state, conv, rows, r, thread, stride)
+            grid.sync()
+            r += 1
+            if not round_changed(conv, r - 1):
+                break
+        if thread == 0:
+            counters[ITERATIONS] = r
+        flush_count(counters, RELAXATIONS, count)
+
+    return kernel
+
+
+def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
+          first_check: int = 1, every: int = 1):
+    """Run rounds of ``steps`` on ``problem`` until one changes nothing.
+
+    Parameters
+    ----------
+    problem : Problem
+        Supplies the graph, rows, flags, counters and the launch tally.
+    steps : list of Operator
+        The steps of one round, in order.
+    state : tuple
+        The method's device arrays and scalars, handed to its device functions.
+    loop : {"fast", "paper"}
+    frontier : FrontierPair, optional
+        The frontier queues the steps read and write (see :meth:`Problem.frontier`).
+    max_rounds : int, optional
+        The round bound; default the number of vertices (Bellman-Ford's bound).
+    first_check, every : int
+        Paper loop only: the first round after which the flag is read, then every how many.
+
+    Returns
+    -------
+    stats : dict
+        ``iterations`` (rounds run) and ``relaxations``.
+    negative : bool
+        Whether the bound was reached still changing, or a relax proved a negative cycle.
+    """
+    check_loop(loop)
+    max_rounds = problem.n if max_rounds is None else int(max_rounds)
+    graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+    frontier = problem.no_frontier() if frontier is None else frontier
+    heavy = frontier.heavy
+    rows = np.int64(problem.rows)
+    tally = problem.tally
+    args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, rows)
+    if loop == "paper":
+        kernels = [round_kernel(s.device, i == 0, heavy) for i, s in enumerate(steps)]
+        sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
+
+        def one_round(r):
+            for kernel, blocks in zip(kernels, sizes):
+                kernel[blocks, THREADS](*args, np.int64(r))
+            tally.launch(len(kernels))
+
+        rounds, negative = host_loop(one_round, problem.conv, tally, max_rounds,
+                                     first_check, every)
+        return {**tally.read_counters(problem.counters), "iterations": rounds}, negative
+    kernel = persistent_kernel(tuple(s.device for s in steps), heavy)
+    items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
+    persistent_launch(kernel, args + (np.int64(max_rounds),), items, tally)
+    return persistent_outcome(problem.conv, problem.counters, tally, max_rounds)
+
+
+def run_once(problem, step, state) -> None:
+    """One pass of ``step`` as its own kernel, nothing read back (e.g. a recording pass).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> from warpath.cuda.mappings import thread_per_edge
+    >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
+    >>> problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0)
+    >>> run_once(problem, advance(thread_per_edge(), _demo_gather, _demo_visit),
+    ...          (problem.distances[0],))
+    >>> problem.distances.copy_to_host().tolist(), problem.tally.host_syncs
+    ([[0, 3, 2147483647]], 0)
+    """
+    graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
+    frontier = problem.no_frontier()
+    blocks = blocks_for(step.items(problem.n, problem.m, problem.rows))
+    round_kernel(step.device, True, frontier.heavy)[blocks, THREADS](
+        graph, frontier.arrays, state, problem.conv.device, problem.counters,
+        np.int64(problem.rows), np.int64(0))
+    problem.tally.launch()
+
+
+def host_loop(step, conv, tally: RunTally, max_rounds: int, first_check: int = 1,
+              every: int = 1):
+    """Run ``step(r)`` for r = 0, 1, ... until a checked round changed nothing.
+
+    Parameters
+    ----------
+    step : callable
+        Launches the kernels of round ``r`` (and counts them in ``tally``).
+    conv : ConvergenceFlags
+        Read after round r when ``r + 1 == first_check``, then every ``every`` rounds.
+    tally : RunTally
+        Counts the flag reads as host syncs.
+    max_rounds : int
+        The round bound; the last round is always checked.
+
+    Returns
+    -------
+    rounds : int
+    negative_cycle : bool
+        Whether round ``max_rounds`` still changed something, or a relax proved a negative cycle.
+
+    Examples
+    --------
+    >>> host_loop(print, _NeverChanged(), RunTally(), 5, first_check=3)
+    0
+    1
+    2
+    (3, False)
+    """
+    first_check = max(1, min(first_check, max_rounds))
+    every = max(1, every)
+    for r in range(max_rounds):
+        step(r)
+        done = r + 1
+        if done == max_rounds or (done >= first_check and (done - first_check) % every == 0):
+            tally.sync()
+            changed = conv.changed(r)
+            if conv.negative_cycle:
+                return done, True
+            if not changed:
+                return done, False
+    return max_rounds, True
+
+
+def persistent_launch(kernel, args, items: int, tally: RunTally) -> int:
+    """Launch ``kernel(*args)`` once as a persistent cooperative grid; returns its block count.
+
+    The grid is as large as ``items`` needs, capped at what can be resident
+    at once (:func:`~warpath.cuda.runtime.cooperative_blocks`).
+
+    Examples
+    --------
+    >>> @cuda.jit
+    ... def two_phases(a):
+    ...     a[cuda.grid(1)] = 1
+    ...     cuda.cg.this_grid().sync()
+    ...     if cuda.grid(1) == 0:
+    ...         a[0] = a[0] + a[a.shape[0] - 1]
+    >>> a, tally = cuda.to_device(np.zeros(32, np.int32)), RunTally()
+    >>> blocks = persistent_launch(two_phases, (a,), 32, tally)
+    >>> int(a.copy_to_host()[0]), tally.launches
+    (2, 1)
+    """
+    blocks = cooperative_blocks(kernel, args, items)
+    kernel[blocks, THREADS](*args)
+    tally.launch()
+    return blocks
+
+
+def persistent_outcome(conv, counters, tally: RunTally, max_rounds: int):
+    """Read a persistent kernel's counters and flags (two host syncs).
+
+    Returns
+    -------
+    stats : dict
+        ``iterations`` (rounds run) and ``relaxations``.
+    negative_cycle : bool
+        As for :func:`host_loop`.
+
+    Examples
+    --------
+    >>> from .flags import ConvergenceFlags
+    >>> counters = cuda.to_device(np.array([7, 30], np.int64))
+    >>> persistent_outcome(ConvergenceFlags(), counters, RunTally(), 100)
+    ({'iterations': 7, 'relaxations': 30}, False)
+    """
+    stats = tally.read_counters(counters)
+    tally.sync()
+    flags = conv.read()
+    rounds = stats["iterations"]
+    negative = bool(flags[NEGATIVE_CYCLE]) or (
+        rounds >= max_rounds and bool(flags[(rounds - 1) % 3]))
+    return stats, negative
+
+
+class _NeverChanged:
+    """A stand-in for ConvergenceFlags whose rounds never change anything (doctests)."""
+
+    negative_cycle = False
+
+    def changed(self, r):
+        return False

@@ -1,0 +1,167 @@
+"""Mappings: how the work of one operator is spread over GPU threads.
+
+A mapping is a value, not code: the operators of :mod:`~warpath.cuda.operators`
+take one and compile the matching loop.  Choosing a mapping is choosing a
+load-balancing policy (Gunrock's advance strategies), not rewriting a method.
+
+- :func:`thread_per_edge`: every arc of the graph, one thread each (Agarwal &
+  Dutta's edge-parallel relax); needs the arcs' tails.
+- :func:`thread_per_vertex`: every vertex, one thread each (Harish's kernels).
+- :func:`frontier`: the vertices of a frontier queue; ``lanes`` threads share
+  one vertex's arcs (a *virtual warp*, H-BF section 5.2).  With
+  ``lanes=(4, 32)`` the size is chosen every round as the largest power of two
+  not above (resident threads / frontier size), clamped to those bounds.
+  ``heavy_degree=T`` keeps vertices of more than T arcs in a second queue that
+  the whole grid expands together (H-BF section 5.3's dynamic parallelism,
+  done inside the persistent grid).
+- :func:`vertex_groups`: every vertex, ``per_thread`` consecutive vertices a
+  thread (Safari & Ebnenasir Alg. 8), for operators that walk arcs themselves.
+- :func:`tasks`: every (vertex, row) pair of a many-source problem, one thread
+  each, vertex-major (Okuyama et al. section 5): the threads of a vertex's rows
+  are neighbours and share each read of its arcs.
+
+Examples
+--------
+>>> frontier(lanes=(4, 32), heavy_degree=4096)
+Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1)
+>>> thread_per_edge().items(10, 40, 1)
+40
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from numba import cuda
+
+KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks")
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """One way of assigning work to threads; build it with the functions of this module.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`KINDS`.
+    lanes : (int, int)
+        Threads per frontier vertex: fixed when both are equal, else chosen per
+        round between them (powers of two up to 32).
+    heavy_degree : int
+        Frontier vertices above this out-degree are expanded by the whole grid (0: off).
+    per_thread : int
+        Consecutive vertices per thread (``vertex-groups``).
+    """
+
+    kind: str
+    lanes: tuple = (1, 1)
+    heavy_degree: int = 0
+    per_thread: int = 1
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"mapping kind must be one of {KINDS}, not {self.kind!r}")
+        low, high = self.lanes
+        for value in (low, high):
+            if value not in (1, 2, 4, 8, 16, 32):
+                raise ValueError(f"lanes must be powers of two up to 32, not {self.lanes}")
+        if low > high:
+            raise ValueError(f"lanes {self.lanes}: the lower bound is above the upper")
+        if self.heavy_degree < 0 or self.per_thread < 1:
+            raise ValueError("heavy_degree must be >= 0 and per_thread >= 1")
+
+    def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
+        """How many threads one pass wants (the grid size before capping).
+
+        Examples
+        --------
+        >>> vertex_groups(2).items(11, 0, 1), tasks().items(10, 0, 32)
+        (6, 320)
+        """
+        if self.kind == "edges":
+            return num_edges
+        if self.kind == "vertex-groups":
+            return -(-num_vertices // self.per_thread)
+        if self.kind == "tasks":
+            return num_vertices * rows
+        return num_vertices * self.lanes[1]
+
+
+def thread_per_edge() -> Mapping:
+    """Every arc, one thread each (needs ``DeviceGraph.tails``).
+
+    Examples
+    --------
+    >>> thread_per_edge().kind
+    'edges'
+    """
+    return Mapping("edges")
+
+
+def thread_per_vertex() -> Mapping:
+    """Every vertex, one thread each.
+
+    Examples
+    --------
+    >>> thread_per_vertex().kind
+    'vertices'
+    """
+    return Mapping("vertices")
+
+
+def frontier(lanes=1, heavy_degree: int = 0) -> Mapping:
+    """The vertices of a frontier queue; ``lanes`` an int or a ``(low, high)`` range.
+
+    Examples
+    --------
+    >>> frontier().lanes, frontier(8).lanes
+    ((1, 1), (8, 8))
+    """
+    if isinstance(lanes, int):
+        lanes = (lanes, lanes)
+    return Mapping("frontier", tuple(lanes), int(heavy_degree))
+
+
+def vertex_groups(per_thread: int) -> Mapping:
+    """Every vertex, ``per_thread`` consecutive vertices to a thread.
+
+    Examples
+    --------
+    >>> vertex_groups(2).per_thread
+    2
+    """
+    return Mapping("vertex-groups", per_thread=int(per_thread))
+
+
+def tasks() -> Mapping:
+    """Every (vertex, row) pair, one thread each, rows of a vertex side by side.
+
+    Examples
+    --------
+    >>> tasks().kind
+    'tasks'
+    """
+    return Mapping("tasks")
+
+
+@cuda.jit(device=True)
+def virtual_warp_lanes(threads, size, low, high):
+    """H-BF section 5.2: the largest power of two <= threads / size, within [low, high].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @cuda.jit
+    ... def pick(out):
+    ...     out[0] = virtual_warp_lanes(1024, 40, 4, 32)
+    ...     out[1] = virtual_warp_lanes(1024, 1000, 4, 32)
+    ...     out[2] = virtual_warp_lanes(1024, 1, 4, 32)
+    >>> out = cuda.to_device(np.zeros(3, np.int64)); pick[1, 1](out)
+    >>> out.copy_to_host().tolist()
+    [16, 4, 32]
+    """
+    lanes = low
+    while lanes < high and lanes * 2 * size <= threads:
+        lanes *= 2
+    return lanes

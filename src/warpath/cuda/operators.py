@@ -1,0 +1,222 @@
+"""Operators: the steps of a round, each compiled for a mapping and a method's device functions.
+
+A GPU method supplies small device functions and the operators supply the
+loops around them (Gunrock's advance/filter, in numba):
+
+- :func:`advance` expands vertices (all arcs, all vertices, a frontier, or
+  many-source tasks, per the :class:`~warpath.cuda.mappings.Mapping`).  For
+  each expanded vertex it calls ``gather(state, row, u, r) -> (active, du)``
+  once (read u's distance, test and clear its flag ...), and for each arc
+  ``u -> v`` of weight ``w`` (arc index ``e``) of an active vertex it calls
+  ``visit(state, row, u, du, v, w, e, r, conv) -> bool`` (relax, claim a
+  level ...).  With ``output=QUEUE`` a ``True`` puts ``v`` in the next frontier.
+- :func:`filter_vertices` calls ``apply(state, row, v, r, conv) -> bool`` on
+  every vertex; with ``output=QUEUE`` a ``True`` puts ``v`` in the next
+  frontier (Harish's check kernel builds its mask this way).
+- :func:`compute` calls ``work(graph, state, v, r, conv) -> int`` on every
+  vertex, for steps that walk arcs their own way (Safari's k-step waves); it
+  returns the relax operations done.
+
+Every operator is a device function
+``op(graph, frontier, state, conv, rows, r, thread, stride) -> relaxations``
+that the :mod:`~warpath.cuda.enactor` calls, in a one-round kernel or inside
+its persistent loop.  ``graph`` is ``(indptr, heads, weights, tails)``,
+``frontier`` is ``(queues, counts, heavy_queues, heavy_counts)``
+(:class:`~warpath.cuda.frontier.FrontierQueue` twice), ``state`` is the
+method's own tuple of arrays and scalars.  Enqueueing into the next frontier
+also marks the round as changed, so "no change" and "empty frontier" are one
+stop condition.  Operators are cached: one mapping and one set of device
+functions compile once per process.
+
+Examples
+--------
+>>> import numpy as np, warpath
+>>> from warpath.cuda.mappings import thread_per_edge
+>>> op = advance(thread_per_edge(), _demo_gather, _demo_visit, NO_OUTPUT)
+>>> op is advance(thread_per_edge(), _demo_gather, _demo_visit, NO_OUTPUT)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from numba import cuda
+
+from .flags import mark_changed
+from .frontier import enqueue
+from .mappings import Mapping, thread_per_vertex, virtual_warp_lanes
+
+#: ``output=`` of an operator: nothing, or the next frontier queue.
+NO_OUTPUT, QUEUE = 0, 1
+
+
+@cuda.jit(device=True)
+def push(graph, frontier, v, keep, r, heavy_degree, conv):
+    """Put ``v`` in round ``r + 1``'s frontier if ``keep``; vertices of more than
+    ``heavy_degree`` arcs (when > 0) go to the heavy queue.  Every lane calls it
+    (warp-aggregated enqueue)."""
+    slot = (r + 1) % 3
+    if heavy_degree > 0:
+        heavy = False
+        if keep:
+            heavy = graph[0][v + 1] - graph[0][v] > heavy_degree
+        enqueue(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep and not heavy)
+        enqueue(frontier[2][(r + 1) % 2], frontier[3], slot, v, heavy)
+    else:
+        enqueue(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep)
+    if keep:
+        mark_changed(conv, r)
+
+
+@dataclass(frozen=True)
+class Operator:
+    """A compiled step of a round: the ``device`` function and the ``mapping`` that sizes its grid."""
+
+    device: object
+    mapping: Mapping
+
+    def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
+        """Threads one pass of this operator wants (see :meth:`Mapping.items`)."""
+        return self.mapping.items(num_vertices, num_edges, rows)
+
+
+@functools.lru_cache(maxsize=None)
+def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0) -> Operator:
+    """The advance operator for ``mapping`` with the method's ``gather`` and ``visit``.
+
+    ``heavy_out`` is the degree above which an output vertex goes to the heavy
+    queue (the *next* round's mapping's ``heavy_degree``).  See the module notes
+    and the example there.
+    """
+    kind = mapping.kind
+    low, high = mapping.lanes
+    heavy_in = mapping.heavy_degree
+    queued = output == QUEUE
+
+    @cuda.jit(device=True)
+    def expand(graph, frontier, state, conv, row, u, r, first, step):
+        """Visit u's arcs first, first + step, ... (one lane of a virtual warp)."""
+        count = 0
+        active, du = gather(state, row, u, r)
+        if active:
+            indptr, heads, weights = graph[0], graph[1], graph[2]
+            for e in range(indptr[u] + first, indptr[u + 1], step):
+                v = heads[e]
+                keep = visit(state, row, u, du, v, weights[e], e, r, conv)
+                count += 1
+                if queued:
+                    push(graph, frontier, v, keep, r, heavy_out, conv)
+        return count
+
+    if kind == "edges":
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = 0
+            tails, heads, weights = graph[3], graph[1], graph[2]
+            for e in range(thread, heads.shape[0], stride):
+                u = tails[e]
+                for row in range(rows):
+                    active, du = gather(state, row, u, r)
+                    if active:
+                        count += 1
+                        v = heads[e]
+                        keep = visit(state, row, u, du, v, weights[e], e, r, conv)
+                        if queued:
+                            push(graph, frontier, v, keep, r, heavy_out, conv)
+            return count
+    elif kind == "vertices":
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = 0
+            n = graph[0].shape[0] - 1
+            for u in range(thread, n, stride):
+                for row in range(rows):
+                    count += expand(graph, frontier, state, conv, row, u, r, 0, 1)
+            return count
+    elif kind == "tasks":
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = 0
+            pairs = (graph[0].shape[0] - 1) * rows
+            for i in range(thread, pairs, stride):
+                count += expand(graph, frontier, state, conv, i % rows, i // rows, r, 0, 1)
+            return count
+    elif kind == "frontier":
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = 0
+            size = frontier[1][r % 3]
+            queue = frontier[0][r % 2]
+            lanes = virtual_warp_lanes(stride, size, low, high)
+            lane = thread % lanes
+            groups = stride // lanes
+            # Same trip count for every lane of a warp: enqueue is warp-aggregated.
+            for start in range(0, size, groups):
+                i = start + thread // lanes
+                if i < size:
+                    count += expand(graph, frontier, state, conv, 0, queue[i], r, lane, lanes)
+            if heavy_in > 0:
+                # H-BF 5.3: each heavy vertex expanded by the whole grid, arcs striped over it.
+                heavy = frontier[2][r % 2]
+                for i in range(frontier[3][r % 3]):
+                    count += expand(graph, frontier, state, conv, 0, heavy[i], r, thread, stride)
+            return count
+    else:
+        raise ValueError(f"advance does not take a {kind!r} mapping")
+    return Operator(op, mapping)
+
+
+@functools.lru_cache(maxsize=None)
+def filter_vertices(apply, output: int = NO_OUTPUT, heavy_out: int = 0) -> Operator:
+    """``apply`` on every vertex (one thread each); with ``QUEUE`` its ``True``s form the
+    next frontier.  Returns an operator (relaxations: 0)."""
+    queued = output == QUEUE
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        n = graph[0].shape[0] - 1
+        for start in range(0, n, stride):  # one trip count per warp (enqueue)
+            v = start + thread
+            for row in range(rows):
+                keep = False
+                if v < n:
+                    keep = apply(state, row, v, r, conv)
+                if queued:
+                    push(graph, frontier, v, keep, r, heavy_out, conv)
+        return 0
+
+    return Operator(op, thread_per_vertex())
+
+
+@functools.lru_cache(maxsize=None)
+def compute(mapping, work) -> Operator:
+    """``work(graph, state, v, r, conv) -> relaxations`` on every vertex, in
+    ``mapping``'s vertex groups.  Returns an operator."""
+    if mapping.kind != "vertex-groups":
+        raise ValueError(f"compute takes a vertex-groups mapping, not {mapping.kind!r}")
+    per_thread = mapping.per_thread
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        n = graph[0].shape[0] - 1
+        for group in range(thread, (n + per_thread - 1) // per_thread, stride):
+            for v in range(group * per_thread, min(n, (group + 1) * per_thread)):
+                count += work(graph, state, v, r, conv)
+        return count
+
+    return Operator(op, mapping)
+
+
+@cuda.jit(device=True)
+def _demo_gather(state, row, u, r):
+    """Docstring example: every vertex active, carrying its distance."""
+    return True, state[0][u]
+
+
+@cuda.jit(device=True)
+def _demo_visit(state, row, u, du, v, w, e, r, conv):
+    """Docstring example: an atomic relax that reports a change."""
+    return cuda.atomic.min(state[0], v, du + w) > du + w

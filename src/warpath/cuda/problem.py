@@ -1,0 +1,199 @@
+"""Problem: the device state of one query, shared by every GPU method.
+
+A :class:`Problem` holds what every method's rounds read and write besides its
+own arrays: the device graph, the distances as a ``(rows, n)`` array (one row
+per source: rows = 1 for SSSP, the number of sources for many-source
+problems), the convergence flags, the counters and the launch tally; it makes
+frontier queues on request and turns the outcome into a result
+(:meth:`finish_sssp`, :meth:`finish_matrix`), raising
+:class:`~warpath.NegativeCycleError` with a cycle when the run proved one.
+Results keep their arrays on the device until read.
+
+Examples
+--------
+>>> import warpath
+>>> problem = Problem(warpath.generators.ring(3, seed=0), 0)
+>>> problem.rows, problem.distances.copy_to_host().tolist()
+(1, [[0, 2147483647, 2147483647]])
+>>> problem.finish_sssp({"iterations": 0, "relaxations": 0}, False,
+...                     predecessors=False).distances.tolist()
+[0.0, inf, inf]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from ..dtypes import distance_dtype
+from ..errors import NegativeCycleError
+from ..negative_cycles import negative_cycle_from
+from ..result import DistanceMatrix, SSSPResult
+from .counters import RunTally, new_counters
+from .device_graph import device_graph
+from .distances import floor_value, infinity
+from .flags import ConvergenceFlags
+from .frontier import FrontierQueue
+from .runtime import THREADS, blocks_for
+
+#: Integer distance types on the GPU, narrowest first: int32 halves the bytes moved.
+DEVICE_INTEGER_TYPES = (np.int32, np.int64)
+
+
+@cuda.jit
+def _init_rows(d, sources, inf):
+    """d[row, v] = 0 where v is row's source, infinity elsewhere (Agarwal Alg. 2, per row)."""
+    i = cuda.grid(1)
+    n = d.shape[1]
+    if i < d.shape[0] * n:
+        row = i // n
+        v = i - row * n
+        d[row, v] = 0 if v == sources[row] else inf
+
+
+class FrontierPair:
+    """The frontier queues a round reads and writes: light and, optionally, heavy vertices.
+
+    ``arrays`` is the ``(queues, counts, heavy_queues, heavy_counts)`` tuple
+    that operators take; without heavy vertices the last two are one-slot
+    stand-ins.
+
+    Examples
+    --------
+    >>> pair = FrontierPair(FrontierQueue(4, first=1))
+    >>> pair.heavy, len(pair.arrays)
+    (False, 4)
+    """
+
+    def __init__(self, light: FrontierQueue, heavy: FrontierQueue | None = None):
+        self.light = light
+        self.heavy_queue = heavy
+        self.heavy = heavy is not None
+        other = heavy if heavy is not None else _stand_in_queue()
+        self.arrays = (light.queues, light.counts, other.queues, other.counts)
+
+    def sizes(self) -> np.ndarray:
+        """The light queue's three counters (one host read), e.g. to see the last round's size."""
+        return self.light.counts.copy_to_host()
+
+
+def _stand_in_queue():
+    return FrontierQueue(1)
+
+
+class Problem:
+    """Device state of one query from ``sources`` (an int, or an array for several rows).
+
+    Parameters
+    ----------
+    graph : Graph or DeviceGraph
+    sources : int or array_like of int
+    distances : device array, optional
+        Start from these ``(rows, n)`` distances instead of 0 / infinity
+        (e.g. a recording pass over converged distances).
+    tally : RunTally, optional
+        Share another problem's launch tally.
+
+    Attributes
+    ----------
+    graph : DeviceGraph
+    n, m, rows : int
+    dtype : numpy dtype
+        The distance type (``inf`` and ``floor`` are scalars of it).
+    distances : device array (rows, n)
+    conv, counters, tally
+        Convergence flags, device counters, host launch tally.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> p = Problem(warpath.Graph.from_edges([0], [1], [2.5]), [1, 0])
+    >>> p.dtype, p.distances.copy_to_host().tolist()
+    (dtype('float64'), [[inf, 0.0], [0.0, inf]])
+    """
+
+    def __init__(self, graph, sources, *, distances=None, tally=None):
+        self.graph = device_graph(graph)
+        self.sources = np.atleast_1d(np.asarray(sources, dtype=np.int64))
+        self.rows = int(self.sources.shape[0])
+        self.n = self.graph.num_vertices
+        self.m = self.graph.num_edges
+        self.tally = RunTally() if tally is None else tally
+        if distances is None:
+            self.dtype = distance_dtype(self.graph, DEVICE_INTEGER_TYPES, keep_float32=True)
+            self.distances = self._initial_distances()
+        else:
+            self.dtype = np.dtype(distances.dtype)
+            self.distances = distances
+        self.inf = infinity(self.dtype)
+        self.floor = floor_value(self.graph, self.dtype)
+        self.conv = ConvergenceFlags()
+        self.counters = new_counters()
+        self._none = None
+
+    @property
+    def source(self) -> int:
+        """The first (for SSSP: the only) source."""
+        return int(self.sources[0])
+
+    def _initial_distances(self):
+        d = cuda.device_array((self.rows, self.n), dtype=self.dtype)
+        _init_rows[blocks_for(self.rows * self.n), THREADS](
+            d, cuda.to_device(self.sources), infinity(self.dtype))
+        self.tally.launch()
+        return d
+
+    def graph_arrays(self, tails: bool = False) -> tuple:
+        """``(indptr, heads, weights, tails)`` for the operators; tails only when asked
+        (built on the GPU once per graph), else a one-slot stand-in."""
+        g = self.graph
+        return (g.indptr, g.indices, g.weights, g.tails if tails else g.indices[:1])
+
+    def frontier(self, capacity: int | None = None, heavy_degree: int = 0,
+                 first: bool = True) -> FrontierPair:
+        """Frontier queues holding the source (when ``first``), for a one-row problem.
+
+        ``capacity`` defaults to n (a vertex enters a round's frontier once);
+        with ``heavy_degree`` > 0, vertices of more arcs go to a second queue
+        (sized to the number of such vertices, or ``capacity`` if smaller).
+        """
+        if self.rows != 1:
+            raise ValueError("frontier queues serve one-row problems")
+        capacity = self.n if capacity is None else int(capacity)
+        source = self.source if first else -1
+        if heavy_degree <= 0:
+            return FrontierPair(FrontierQueue(capacity, self.graph.indices.dtype, source))
+        heavy_count = self.graph.count_degree_above(heavy_degree)
+        source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
+        light = FrontierQueue(capacity, self.graph.indices.dtype, -1 if source_heavy else source)
+        heavy = FrontierQueue(min(capacity, max(heavy_count, 1)), self.graph.indices.dtype,
+                              source if source_heavy else -1)
+        return FrontierPair(light, heavy)
+
+    def no_frontier(self) -> FrontierPair:
+        """One-slot stand-in queues for steps that use none."""
+        if self._none is None:
+            self._none = FrontierPair(_stand_in_queue())
+        return self._none
+
+    def _raise_negative_cycle(self):
+        raise NegativeCycleError(negative_cycle_from(self.graph, self.sources))
+
+    def finish_sssp(self, stats: dict, negative: bool, *, predecessors: bool,
+                    **extra) -> SSSPResult:
+        """The :class:`~warpath.SSSPResult` of a converged one-row run, or
+        :class:`~warpath.NegativeCycleError` when ``negative``."""
+        if negative:
+            self._raise_negative_cycle()
+        from .predecessors import record_predecessors
+
+        d = self.distances[0]
+        pred = record_predecessors(self) if predecessors else None
+        return SSSPResult(self.source, d, pred, self.tally.as_stats({**stats, **extra}))
+
+    def finish_matrix(self, stats: dict, negative: bool, **extra) -> DistanceMatrix:
+        """The :class:`~warpath.DistanceMatrix` of a converged many-row run (no predecessors)."""
+        if negative:
+            self._raise_negative_cycle()
+        return DistanceMatrix(self.sources, self.distances, None,
+                              self.tally.as_stats({**stats, **extra}))
