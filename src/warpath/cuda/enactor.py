@@ -59,12 +59,18 @@ def check_loop(loop: str) -> str:
 
 
 @cuda.jit(device=True)
-def _begin(frontier, conv, r, thread, heavy):
-    """Thread 0 clears the flag and the queue counters that round r + 1 will write."""
+def _begin(frontier, conv, trace, r, thread, heavy):
+    """Thread 0 clears the flag and the queue counters that round r + 1 will write,
+    and records round r's frontier size in ``trace`` (while it has room)."""
     begin_round(conv, r, thread)
     begin_level(frontier[1], r, thread)
     if heavy:
         begin_level(frontier[3], r, thread)
+    if thread == 0 and r < trace.shape[0]:
+        size = frontier[1][r % 3]
+        if heavy:
+            size += frontier[3][r % 3]
+        trace[r] = size
 
 
 @functools.lru_cache(maxsize=None)
@@ -72,10 +78,10 @@ def round_kernel(device_op, first: bool, heavy: bool):
     """A kernel running one step of round ``r`` (the paper loop); ``first`` begins the round."""
 
     @cuda.jit
-    def kernel(graph, frontier, state, conv, counters, rows, r):
+    def kernel(graph, frontier, state, conv, counters, trace, rows, r):
         thread = cuda.grid(1)
         if first:
-            _begin(frontier, conv, r, thread, heavy)
+            _begin(frontier, conv, trace, r, thread, heavy)
         count = device_op(graph, frontier, state, conv, rows, r, thread, cuda.gridsize(1))
         flush_count(counters, RELAXATIONS, count)
 
@@ -91,14 +97,14 @@ def persistent_kernel(device_ops: tuple, heavy: bool):
     first, second, third = (device_ops + (device_ops[0],) * 2)[:3]
 
     @cuda.jit
-    def kernel(graph, frontier, state, conv, counters, rows, max_rounds):
+    def kernel(graph, frontier, state, conv, counters, trace, rows, max_rounds):
         thread = cuda.grid(1)
         stride = cuda.gridsize(1)
         grid = cuda.cg.this_grid()
         count = 0
         r = 0
         while r < max_rounds:
-            _begin(frontier, conv, r, thread, heavy)
+            _begin(frontier, conv, trace, r, thread, heavy)
             count += first(graph, frontier, state, conv, rows, r, thread, stride)
             if steps > 1:
                 grid.sync()
@@ -118,7 +124,7 @@ def persistent_kernel(device_ops: tuple, heavy: bool):
 
 
 def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
-          first_check: int = 1, every: int = 1):
+          first_check: int = 1, every: int = 1, trace=None):
     """Run rounds of ``steps`` on ``problem`` until one changes nothing.
 
     Parameters
@@ -136,6 +142,8 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         The round bound; default the number of vertices (Bellman-Ford's bound).
     first_check, every : int
         Paper loop only: the first round after which the flag is read, then every how many.
+    trace : device int64 array, optional
+        Receives each round's frontier size (as many rounds as it holds).
 
     Returns
     -------
@@ -151,7 +159,8 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     heavy = frontier.heavy
     rows = np.int64(problem.rows)
     tally = problem.tally
-    args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, rows)
+    trace = _no_trace() if trace is None else trace
+    args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace, rows)
     if loop == "paper":
         kernels = [round_kernel(s.device, i == 0, heavy) for i, s in enumerate(steps)]
         sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
@@ -170,8 +179,15 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     return persistent_outcome(problem.conv, problem.counters, tally, max_rounds)
 
 
-def run_once(problem, step, state) -> None:
+def _no_trace():
+    return cuda.device_array(0, dtype=np.int64)
+
+
+def run_once(problem, step, state, graph=None) -> None:
     """One pass of ``step`` as its own kernel, nothing read back (e.g. a recording pass).
+
+    ``graph`` replaces the problem's ``(indptr, heads, weights, tails)`` tuple,
+    e.g. to run over a list of arcs (H-BF's deferred arcs into sinks).
 
     Examples
     --------
@@ -179,17 +195,18 @@ def run_once(problem, step, state) -> None:
     >>> from warpath.cuda.problem import Problem
     >>> from warpath.cuda.mappings import thread_per_edge
     >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
-    >>> problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0)
+    >>> problem = Problem(warpath.Graph.from_edges([0, 0], [1, 2], [3, 4]), 0)
     >>> run_once(problem, advance(thread_per_edge(), _demo_gather, _demo_visit),
     ...          (problem.distances[0],))
     >>> problem.distances.copy_to_host().tolist(), problem.tally.host_syncs
-    ([[0, 3, 2147483647]], 0)
+    ([[0, 3, 4]], 0)
     """
-    graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
+    if graph is None:
+        graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
     frontier = problem.no_frontier()
-    blocks = blocks_for(step.items(problem.n, problem.m, problem.rows))
+    blocks = blocks_for(step.items(problem.n, graph[1].shape[0], problem.rows))
     round_kernel(step.device, True, frontier.heavy)[blocks, THREADS](
-        graph, frontier.arrays, state, problem.conv.device, problem.counters,
+        graph, frontier.arrays, state, problem.conv.device, problem.counters, _no_trace(),
         np.int64(problem.rows), np.int64(0))
     problem.tally.launch()
 

@@ -59,6 +59,14 @@ else:
 
 
 @cuda.jit(device=True)
+def enqueue_single(queue, counts, slot, item, keep):
+    """Append ``item`` if ``keep`` with one atomic per item (no warp aggregation: the
+    baseline that H-BF's coalesced enqueue is measured against)."""
+    if keep:
+        queue[cuda.atomic.add(counts, slot, 1)] = item
+
+
+@cuda.jit(device=True)
 def begin_level(counts, r, thread):
     """Clear the counter that level ``r + 1`` will append with (thread 0 only).
 
@@ -112,4 +120,4 @@ class FrontierQueue:
         self.counts = cuda.to_device(counts)
 
 
-__all__ = ["enqueue", "begin_level", "FrontierQueue"]
+__all__ = ["enqueue", "enqueue_single", "begin_level", "FrontierQueue"]

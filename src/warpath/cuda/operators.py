@@ -45,29 +45,39 @@ from dataclasses import dataclass
 from numba import cuda
 
 from .flags import mark_changed
-from .frontier import enqueue
+from .frontier import enqueue, enqueue_single
 from .mappings import Mapping, thread_per_vertex, virtual_warp_lanes
 
 #: ``output=`` of an operator: nothing, or the next frontier queue.
 NO_OUTPUT, QUEUE = 0, 1
 
 
-@cuda.jit(device=True)
-def push(graph, frontier, v, keep, r, heavy_degree, conv):
-    """Put ``v`` in round ``r + 1``'s frontier if ``keep``; vertices of more than
-    ``heavy_degree`` arcs (when > 0) go to the heavy queue.  Every lane calls it
-    (warp-aggregated enqueue)."""
-    slot = (r + 1) % 3
-    if heavy_degree > 0:
-        heavy = False
+@functools.lru_cache(maxsize=None)
+def pusher(aggregated: bool = True):
+    """``push(graph, frontier, v, keep, r, heavy_degree, conv)``: put ``v`` in round
+    ``r + 1``'s frontier if ``keep``; vertices of more than ``heavy_degree`` arcs
+    (when > 0) go to the heavy queue.  ``aggregated``: warp-aggregated enqueue
+    (every lane calls it), else one atomic per vertex."""
+    put = enqueue if aggregated else enqueue_single
+
+    @cuda.jit(device=True)
+    def push(graph, frontier, v, keep, r, heavy_degree, conv):
+        slot = (r + 1) % 3
+        if heavy_degree > 0:
+            heavy = False
+            if keep:
+                heavy = graph[0][v + 1] - graph[0][v] > heavy_degree
+            put(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep and not heavy)
+            put(frontier[2][(r + 1) % 2], frontier[3], slot, v, heavy)
+        else:
+            put(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep)
         if keep:
-            heavy = graph[0][v + 1] - graph[0][v] > heavy_degree
-        enqueue(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep and not heavy)
-        enqueue(frontier[2][(r + 1) % 2], frontier[3], slot, v, heavy)
-    else:
-        enqueue(frontier[0][(r + 1) % 2], frontier[1], slot, v, keep)
-    if keep:
-        mark_changed(conv, r)
+            mark_changed(conv, r)
+
+    return push
+
+
+push = pusher(True)
 
 
 @dataclass(frozen=True)
@@ -83,13 +93,16 @@ class Operator:
 
 
 @functools.lru_cache(maxsize=None)
-def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0) -> Operator:
+def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
+            aggregated: bool = True) -> Operator:
     """The advance operator for ``mapping`` with the method's ``gather`` and ``visit``.
 
     ``heavy_out`` is the degree above which an output vertex goes to the heavy
-    queue (the *next* round's mapping's ``heavy_degree``).  See the module notes
-    and the example there.
+    queue (the *next* round's mapping's ``heavy_degree``); ``aggregated=False``
+    enqueues with one atomic per vertex instead of one per warp.  See the module
+    notes and the example there.
     """
+    push = pusher(aggregated)
     kind = mapping.kind
     low, high = mapping.lanes
     heavy_in = mapping.heavy_degree

@@ -150,12 +150,13 @@ class Problem:
         return (g.indptr, g.indices, g.weights, g.tails if tails else g.indices[:1])
 
     def frontier(self, capacity: int | None = None, heavy_degree: int = 0,
-                 first: bool = True) -> FrontierPair:
+                 first: bool = True, repeats: bool = False) -> FrontierPair:
         """Frontier queues holding the source (when ``first``), for a one-row problem.
 
         ``capacity`` defaults to n (a vertex enters a round's frontier once);
-        with ``heavy_degree`` > 0, vertices of more arcs go to a second queue
-        (sized to the number of such vertices, or ``capacity`` if smaller).
+        with ``heavy_degree`` > 0, vertices of more arcs go to a second queue,
+        sized to the number of such vertices unless a vertex can enter a
+        round's frontier more than once (``repeats``).
         """
         if self.rows != 1:
             raise ValueError("frontier queues serve one-row problems")
@@ -166,7 +167,8 @@ class Problem:
         heavy_count = self.graph.count_degree_above(heavy_degree)
         source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
         light = FrontierQueue(capacity, self.graph.indices.dtype, -1 if source_heavy else source)
-        heavy = FrontierQueue(min(capacity, max(heavy_count, 1)), self.graph.indices.dtype,
+        heavy = FrontierQueue(capacity if repeats else min(capacity, max(heavy_count, 1)),
+                              self.graph.indices.dtype,
                               source if source_heavy else -1)
         return FrontierPair(light, heavy)
 

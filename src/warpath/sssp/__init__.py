@@ -6,4 +6,4 @@ they run.
 """
 
 from . import bellman_ford, dijkstra  # noqa: F401
-from . import edge_bf, harish, locality  # noqa: F401  (GPU: numba-cuda imported on first run)
+from . import edge_bf, harish, hbf, locality  # noqa: F401  (GPU: numba-cuda imported on first run)

@@ -356,7 +356,7 @@ def prepare(graph, weights=None, dtype=None, limit=None):
     --------
     >>> import warpath
     >>> weights, dtype, marker, cutoff, shift = prepare(warpath.Graph.from_edges([0], [1], [3]))
-    >>> dtype, int(cutoff) == marker == np.iinfo(np.int64).max, shift
+    >>> dtype, bool(int(cutoff) == marker == np.iinfo(np.int64).max), shift
     (dtype('int64'), True, 1)
     """
     if weights is None:

@@ -1,0 +1,340 @@
+"""H-BF on the GPU (``hbf``): frontier-based Bellman-Ford with the optimizations of Busato & Bombieri.
+
+Alg. 3: only the vertices whose distance fell in a round (the frontier) are
+expanded in the next; the rounds run inside the enactor's persistent kernel,
+so a road graph's thousands of rounds cost no host round trip each.  Each
+optimization is a keyword option, all on by default:
+
+- ``dedup`` (Sec. 4.2, Alg. 5-6): a vertex enters a round's frontier once.
+  For 32-bit distances the distance and the round number share one 64-bit
+  word (distance in the high half, round in the low half) updated by one
+  64-bit ``atomicMin``: the thread whose minimum replaced a stamp of another
+  round enqueues the vertex.  float32 distances go through an order-preserving
+  integer encoding (negative values included).  64-bit distances keep their
+  own array and a per-vertex round stamp advanced by ``atomicMax``: the thread
+  that moves it to this round enqueues.  Off: every lowering enqueues, and the
+  frontier can hold a vertex once per in-arc.
+- ``classify`` (Sec. 4.1, Alg. 4): arcs are classified once per graph (cached
+  on the device graph; a byte per arc beside the arcs, since the paper's two
+  top bits of the head id do not exist for graphs of 2^30 vertices or more).
+  Self-loops of non-negative weight are skipped; arcs into sinks (out-degree
+  0, or degree 1 in an undirected graph of non-negative weights) are skipped
+  during the rounds and relaxed by one final pass over just those arcs; arcs
+  into vertices of in-degree 1 are written without an atomic (one writer);
+  arcs out of the source in round 0 too (when the graph has no parallel arcs).
+- ``coalesced_enqueue`` (Sec. 5.1): frontier writes aggregated per warp, one
+  global atomic per warp instead of one per vertex.
+- ``virtual_warps`` (Sec. 5.2): each frontier vertex is expanded by a group of
+  lanes sized every round to the largest power of two <= resident threads /
+  frontier size, within [4, 32]; off, one thread per vertex.
+- ``high_degree`` (Sec. 5.3): vertices of more than this many arcs (4096, the
+  paper's T_DP) are kept in a second queue that the whole persistent grid
+  expands together, in place of the paper's dynamic-parallelism launches; 0
+  turns it off.
+
+Read-only cache hints: numba-cuda has no ``__ldg`` intrinsic; the arcs are
+read through ordinary loads, which Hopper's unified L1 caches alike.
+
+Negative weights without a negative cycle give exact distances; a reachable
+negative cycle raises :class:`~warpath.NegativeCycleError` (a relax below every
+simple path's length, or a frontier still non-empty after |V| rounds).
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], [4, 1, -2, 5])
+>>> r = warpath.sssp(g, 0, method="hbf", device="cuda")
+>>> r.distances.tolist(), r.path(3).tolist()
+([0.0, 4.0, 2.0, 7.0], [0, 1, 2, 3])
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..errors import NegativeWeightError
+from ..methods import register
+
+#: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
+#: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
+cuda = None
+
+#: Arc classes (Alg. 4).
+NORMAL, SKIP, DIRECT = 0, 1, 2
+#: The round stamp of a vertex never enqueued (low half of the packed word).
+NEVER = 0xFFFFFFFF
+
+
+def arc_classes(graph) -> np.ndarray:
+    """Alg. 4's classes of every arc: NORMAL, SKIP (non-negative self-loop, or head a sink),
+    DIRECT (head of in-degree 1).  Host-side numpy, once per graph.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0, 0, 1, 1, 2], [1, 2, 1, 2, 0], [1, 1, 1, 1, 1])
+    >>> arc_classes(g).tolist()
+    [2, 0, 1, 0, 0]
+    """
+    n = graph.num_vertices
+    tails = np.repeat(np.arange(n), np.diff(graph.indptr))
+    heads = np.asarray(graph.indices, dtype=np.int64)
+    out_degree = np.diff(graph.indptr)
+    in_degree = np.bincount(heads, minlength=n)
+    sink = out_degree == 0
+    if not graph.directed and graph.min_weight >= 0:
+        sink = out_degree <= 1
+    classes = np.zeros(heads.shape[0], dtype=np.uint8)
+    classes[in_degree[heads] == 1] = DIRECT
+    classes[sink[heads] & (tails != heads)] = SKIP
+    classes[(tails == heads) & (np.asarray(graph.weights) >= 0)] = SKIP
+    return classes
+
+
+def _classification(dgraph):
+    """Classes, the arcs into sinks (tails, heads, weights) and whether any arc repeats,
+    on the device, cached on the device graph."""
+    from numba import cuda as _cuda
+
+    from ..negative_cycles import host_graph
+
+    def build():
+        host = host_graph(dgraph)
+        classes = arc_classes(host)
+        tails = np.repeat(np.arange(host.num_vertices, dtype=host.indices.dtype),
+                          np.diff(host.indptr))
+        into_sink = (classes == SKIP) & (tails != host.indices)
+        keys = tails.astype(np.int64) * max(host.num_vertices, 1) + host.indices
+        parallel = keys.shape[0] != np.unique(keys).shape[0]
+        sink_arcs = (_cuda.to_device(np.zeros(1, host.indptr.dtype)),
+                     _cuda.to_device(host.indices[into_sink]),
+                     _cuda.to_device(host.weights[into_sink]),
+                     _cuda.to_device(tails[into_sink]))
+        return _cuda.to_device(classes), sink_arcs, parallel
+
+    cache = dgraph._cache
+    if "hbf_classes" not in cache:
+        cache["hbf_classes"] = build()
+    return cache["hbf_classes"]
+
+
+@functools.lru_cache(maxsize=None)
+def _steps(packing, dedup: bool, classify: bool, source_class: bool,
+           aggregated: bool, lanes: tuple, heavy: int):
+    """The round (one advance) and the final passes for one set of options.
+
+    ``packing`` is the distance dtype's name for 32-bit distances (the packed
+    words), or None.  State: ``(d, info, classes, inf, floor, source)`` where
+    ``d`` is the distance row, ``info`` the packed words or the round stamps.
+    """
+    global cuda
+    from numba import cuda
+
+    from ..cuda.atomics import relax_min
+    from ..cuda.flags import NEGATIVE_CYCLE
+    from ..cuda.mappings import frontier, thread_per_edge
+    from ..cuda.operators import QUEUE, advance, filter_vertices
+    from ..cuda.packing import codec
+
+    packed = packing is not None
+    encode, decode = codec(packing) if packed else (None, None)
+
+    @cuda.jit(device=True)
+    def unpack(state, key):
+        return decode(key >> 32)
+
+    @cuda.jit(device=True)
+    def gather(state, row, u, r):
+        """Alg. 3: dequeue u and read its distance."""
+        if packed:
+            return True, unpack(state, state[1][u])
+        return True, state[0][u]
+
+    @cuda.jit(device=True)
+    def relax(state, row, u, du, v, w, e, r, conv):
+        """Alg. 4 then Alg. 6: classified arcs, else an atomic relax with duplicate removal."""
+        cls = NORMAL
+        if classify:
+            cls = state[2][e]
+            if cls == SKIP:
+                return False
+            if source_class and r == 0 and u == state[5]:
+                cls = DIRECT  # Alg. 4: the source's arcs, round 0: nothing set them yet
+        candidate = du + w
+        if candidate < state[4]:
+            conv[NEGATIVE_CYCLE] = 1  # below every simple path: a negative cycle
+            return False
+        if packed:
+            info = state[1]
+            key = (encode(candidate) << 32) | r
+            if cls == DIRECT and dedup:  # one writer: no atomic (Alg. 4, in-degree class)
+                if key >= info[v]:
+                    return False
+                info[v] = key
+                return True
+            if key >= info[v]:  # the cheap read first: most relax tests fail
+                return False
+            old = cuda.atomic.min(info, v, key)
+            if not dedup:
+                return unpack(state, old) > candidate
+            return unpack(state, old) > candidate and (old & NEVER) != r
+        d = state[0]
+        if cls == DIRECT and dedup:
+            if candidate >= d[v]:
+                return False
+            d[v] = candidate
+            state[1][v] = r
+            return True
+        if not relax_min(d, v, candidate, state[4], conv):
+            return False
+        if not dedup:
+            return True
+        return cuda.atomic.max(state[1], v, np.int32(r)) < r  # the first to stamp this round enqueues
+
+    @cuda.jit(device=True)
+    def sink_tail(state, row, u, r):
+        """Final pass: an arc into a sink whose tail was reached."""
+        if packed:
+            du = unpack(state, state[1][u])
+        else:
+            du = state[0][u]
+        return du != state[3], du
+
+    @cuda.jit(device=True)
+    def relax_sink(state, row, u, du, v, w, e, r, conv):
+        """Alg. 4's out-degree class, done once after the rounds."""
+        candidate = du + w
+        if packed:
+            cuda.atomic.min(state[1], v, encode(candidate) << 32)
+        else:
+            relax_min(state[0], v, candidate, state[4], conv)
+        return False
+
+    @cuda.jit(device=True)
+    def unpack_distance(state, row, v, r, conv):
+        """Packed words back into the distance row."""
+        state[0][v] = unpack(state, state[1][v])
+        return False
+
+    round_step = advance(frontier(lanes, heavy_degree=heavy), gather, relax, QUEUE, heavy,
+                         aggregated)
+    sinks = advance(thread_per_edge(), sink_tail, relax_sink)
+    unpacking = filter_vertices(unpack_distance)
+    return round_step, sinks, unpacking
+
+
+def _check_options(high_degree, limit, graph):
+    if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
+            or high_degree < 0:
+        raise ValueError(f"high_degree must be a non-negative integer (0: off), "
+                         f"not {high_degree!r}")
+    if limit is not None and graph.has_negative_weights:
+        raise NegativeWeightError("hbf takes limit= only on graphs without negative weights "
+                                  "(a vertex beyond the limit could lead back below it)")
+
+
+@register("sssp", "hbf", "cuda", negative_weights=True, limit=True, auto_rank=5,
+          options=("dedup", "classify", "coalesced_enqueue", "virtual_warps", "high_degree",
+                   "trace"),
+          summary="H-BF frontier Bellman-Ford with duplicate removal, edge classification, "
+                  "virtual warps, high-degree load balancing (Busato & Bombieri)")
+def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=True,
+        coalesced_enqueue=True, virtual_warps=True, high_degree=4096, trace=False):
+    """H-BF from ``source`` on the GPU (see the module notes for each option).
+
+    Parameters
+    ----------
+    graph : Graph or DeviceGraph
+    source : int
+    predecessors : bool
+    limit : number, optional
+        Vertices farther than this are reported unreachable (non-negative weights).
+    dedup, classify, coalesced_enqueue, virtual_warps : bool
+        The paper's optimizations, each on by default.
+    high_degree : int
+        Degree above which the whole grid expands a vertex (0: off).
+    trace : bool
+        Record the frontier size of every round in ``stats["frontier_sizes"]``.
+
+    Returns
+    -------
+    SSSPResult
+        ``stats`` holds iterations (rounds), relaxations (arcs looked at),
+        launches, host_syncs, and ``skipped_arcs`` (the arcs classified away).
+
+    Raises
+    ------
+    NegativeCycleError
+        When a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.grid(4, 4, seed=1)
+    >>> a = warpath.sssp(g, 0, method="hbf", device="cuda", dedup=False, classify=False)
+    >>> b = warpath.sssp(g, 0, method="dijkstra", device="cpu")
+    >>> bool((a.distances == b.distances).all())
+    True
+    """
+    from numba import cuda as _cuda
+
+    from ..cuda.distances import device_full
+    from ..cuda.enactor import enact, run_once
+    from ..cuda.problem import Problem
+
+    problem = Problem(graph, source)
+    _check_options(high_degree, limit, problem.graph)
+    n, dtype = problem.n, problem.dtype
+    packed = dtype.itemsize == 4
+    classes, sink_arcs, parallel = _classification(problem.graph) if classify else (
+        problem.distances[0][:1], None, True)
+    d = problem.distances[0]
+    if packed:
+        info = _packed_start(problem)
+    else:
+        info = device_full(n, -1, np.int32)
+        problem.tally.launch()
+    state = (d, info, classes, problem.inf, problem.floor,
+             problem.graph.indices.dtype.type(problem.source))
+    lanes = (4, 32) if virtual_warps else (1, 1)
+    heavy = int(high_degree) if high_degree else 0
+    round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
+                                          bool(classify) and not parallel,
+                                          bool(coalesced_enqueue), lanes, heavy)
+    queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
+                              repeats=not dedup)
+    sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
+    stats, negative = enact(problem, [round_step], state, frontier=queues, trace=sizes)
+    if not negative:
+        if classify and sink_arcs[1].shape[0]:
+            run_once(problem, sinks, state, graph=sink_arcs)
+        if packed:
+            run_once(problem, unpacking, state)
+        if limit is not None:
+            _apply_limit(problem, limit)
+    extra = {"dedup": bool(dedup), "classify": bool(classify),
+             "skipped_arcs": int(sink_arcs[1].shape[0]) if classify else 0}
+    if trace:
+        extra["frontier_sizes"] = sizes.copy_to_host()[:stats["iterations"]].tolist()
+    return problem.finish_sssp(stats, negative, predecessors=predecessors, **extra)
+
+
+def _packed_start(problem):
+    """The packed (distance, round) words: infinity everywhere, 0 at the source, no round."""
+    from ..cuda.packing import encode_host
+
+    words = np.full(problem.n, (encode_host(problem.inf) << 32) | NEVER, dtype=np.int64)
+    words[problem.source] = (encode_host(problem.dtype.type(0)) << 32) | NEVER
+    from numba import cuda as _cuda
+
+    return _cuda.to_device(words)
+
+
+def _apply_limit(problem, limit):
+    """Vertices farther than ``limit`` become unreachable (one host pass over the row)."""
+    d = problem.distances[0]
+    row = d.copy_to_host()
+    row[row > limit] = problem.inf
+    d.copy_to_device(row)

@@ -1,0 +1,146 @@
+"""hbf (H-BF, Busato & Bombieri) against scipy: every optimization on, and each one off.
+
+Under the simulator: every generator shape, int32/int64/float32/float64
+weights, negative weights and cycles, the small real graphs.  On the GPU
+(``gpu`` marker): larger graphs with many blocks, virtual warps of every size,
+heavy vertices expanded by the whole grid, and every real road network.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+
+import warpath
+from sssp._gpu_reference import (assert_matches_reference, assert_negative_cycle,
+                                 negative_cycle_graphs, small_graphs)
+from warpath import generators as gen
+from warpath.sssp.hbf import DIRECT, NORMAL, SKIP, arc_classes
+
+GRAPHS = small_graphs()
+ALL_ON = {}
+EACH_OFF = [{"dedup": False}, {"classify": False}, {"coalesced_enqueue": False},
+            {"virtual_warps": False}, {"high_degree": 0}]
+OPTIONS = [ALL_ON, *EACH_OFF, {"high_degree": 2}]
+OPTION_IDS = ["all-on", "no-dedup", "no-classify", "no-coalesced", "no-virtual-warps",
+              "no-high-degree", "high-degree-2"]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=OPTION_IDS)
+@pytest.mark.parametrize("name,graph", GRAPHS, ids=[name for name, _ in GRAPHS])
+def test_matches_scipy(name, graph, options):
+    result = warpath.sssp(graph, 0, method="hbf", device="cuda", **options)
+    assert_matches_reference(graph, 0, result)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=OPTION_IDS)
+@pytest.mark.parametrize("name,graph", negative_cycle_graphs(),
+                         ids=[name for name, _ in negative_cycle_graphs()])
+def test_negative_cycle(name, graph, options):
+    with pytest.raises(warpath.NegativeCycleError) as info:
+        warpath.sssp(graph, 0, method="hbf", device="cuda", **options)
+    assert_negative_cycle(graph, info.value)
+
+
+def test_float64_and_every_source():
+    g = gen.random(25, 90, seed=30, weights="float")
+    for source in range(0, 25, 4):
+        assert_matches_reference(g, source, warpath.sssp(g, source, method="hbf",
+                                                         device="cuda"))
+
+
+def test_classes_follow_algorithm_4():
+    # 0 -> 1 (1 has in-degree 1: direct), 0 -> 2, 1 -> 1 (self-loop: skip),
+    # 1 -> 2, 2 -> 3 (3 is a sink: skip), 3 has no arcs; 2 -> 2 negative self-loop stays normal
+    g = warpath.Graph.from_edges([0, 0, 1, 1, 2, 2], [1, 2, 1, 2, 3, 2], [1, 1, 1, 1, 1, -1])
+    classes = dict(zip(zip(g.tails().tolist(), g.indices.tolist()), arc_classes(g).tolist()))
+    assert classes[(0, 1)] == NORMAL  # 1 also has its self-loop: in-degree 2
+    assert classes[(1, 1)] == SKIP and classes[(2, 3)] == SKIP
+    assert classes[(2, 2)] == NORMAL and classes[(0, 2)] == NORMAL
+    line = warpath.Graph.from_edges([0, 1], [1, 2], [1, 1])
+    assert arc_classes(line).tolist() == [DIRECT, SKIP]
+
+
+def test_classification_saves_relax_operations_on_a_tree_like_graph():
+    g = gen.power_law(300, 2, 40, seed=31)
+    on = warpath.sssp(g, 0, method="hbf", device="cuda")
+    off = warpath.sssp(g, 0, method="hbf", device="cuda", classify=False)
+    np.testing.assert_array_equal(on.distances, off.distances)
+    assert on.stats["skipped_arcs"] > 0 and off.stats["skipped_arcs"] == 0
+
+
+def test_dedup_enqueues_each_vertex_once_per_round():
+    g = gen.random(200, 3000, seed=32)
+    traced = warpath.sssp(g, 0, method="hbf", device="cuda", trace=True)
+    sizes = traced.stats["frontier_sizes"]
+    assert len(sizes) == traced.stats["iterations"] and sizes[0] == 1
+    assert max(sizes) <= g.num_vertices
+    loose = warpath.sssp(g, 0, method="hbf", device="cuda", dedup=False, trace=True)
+    assert sum(loose.stats["frontier_sizes"]) >= sum(sizes)
+    np.testing.assert_array_equal(traced.distances, loose.distances)
+
+
+def test_limit_matches_dijkstra_with_limit():
+    g = gen.grid(6, 7, seed=33)
+    for limit in (0, 50, 300):
+        got = warpath.sssp(g, 0, method="hbf", device="cuda", limit=limit)
+        want = warpath.sssp(g, 0, method="dijkstra", device="cpu", limit=limit)
+        np.testing.assert_array_equal(got.distances, want.distances)
+        for t in np.flatnonzero(np.isfinite(want.distances)):
+            assert got.path(int(t))[-1] == t
+
+
+def test_limit_with_negative_weights_is_refused():
+    g = gen.with_negative_weights(gen.grid(3, 3, seed=34), seed=35)
+    with pytest.raises(warpath.NegativeWeightError):
+        warpath.sssp(g, 0, method="hbf", device="cuda", limit=10)
+
+
+def test_bad_high_degree_is_a_clear_error():
+    with pytest.raises(ValueError, match="high_degree"):
+        warpath.sssp(gen.ring(4, seed=0), 0, method="hbf", device="cuda", high_degree=-1)
+
+
+def test_auto_prefers_hbf_on_the_gpu():
+    chosen = warpath.methods.choose("sssp", "cuda", gen.ring(4, seed=0))
+    assert chosen.name == "hbf"
+
+
+def test_helsinki_matches_scipy(datasets_dir):
+    g = warpath.read(os.path.join(datasets_dir, "helsinki-osm-drive.gr.gz"))
+    for source in (0, 700):
+        assert_matches_reference(g, source, warpath.sssp(g, source, method="hbf",
+                                                         device="cuda"))
+
+
+def _float32(g):
+    return warpath.Graph(g.indptr, g.indices, g.weights.astype(np.float32), directed=g.directed)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("options", OPTIONS, ids=OPTION_IDS)
+def test_larger_graphs_on_gpu(options):
+    for g in (gen.grid(60, 60, seed=1), gen.power_law(20000, 6, 5000, seed=2),
+              gen.rmat(14, 8, seed=3),
+              gen.with_negative_weights(gen.grid(30, 30, seed=3), seed=4),
+              gen.random(20000, 100000, seed=5, weights="float"),
+              _float32(gen.random(5000, 40000, seed=6, weights="float"))):
+        assert_matches_reference(g, 0, warpath.sssp(g, 0, method="hbf", device="cuda",
+                                                    **options))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["bremen-osm-dist.gr.gz", "seattle-south-osm-car.gr.gz",
+                                  "soc-sign-bitcoinalpha.csv.gz", "facebook_combined.txt.gz"])
+def test_real_graphs_on_gpu(datasets_dir, name):
+    g = warpath.read(os.path.join(datasets_dir, name))
+    if g.has_negative_weights:
+        with pytest.raises(warpath.NegativeCycleError) as info:
+            warpath.sssp(g, int(np.argmax(np.diff(g.indptr))), method="hbf", device="cuda")
+        assert_negative_cycle(g, info.value)
+        return
+    for source in (0, g.num_vertices // 2):
+        got = warpath.sssp(g, source, method="hbf", device="cuda")
+        np.testing.assert_array_equal(got.distances,
+                                      csgraph.dijkstra(g.to_scipy(), indices=source))
