@@ -45,7 +45,7 @@ Examples
 >>> g = warpath.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], [4, 1, -2, 5])
 >>> r = warpath.sssp(g, 0, method="hbf", device="cuda")
 >>> r.distances.tolist(), r.path(3).tolist()
-([0.0, 4.0, 2.0, 7.0], [0, 1, 2, 3])
+([0.0, 4.0, 1.0, 6.0], [0, 2, 3])
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def arc_classes(graph) -> np.ndarray:
     >>> import warpath
     >>> g = warpath.Graph.from_edges([0, 0, 1, 1, 2], [1, 2, 1, 2, 0], [1, 1, 1, 1, 1])
     >>> arc_classes(g).tolist()
-    [2, 0, 1, 0, 0]
+    [0, 0, 1, 0, 2]
     """
     n = graph.num_vertices
     tails = np.repeat(np.arange(n), np.diff(graph.indptr))
