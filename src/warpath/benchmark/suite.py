@@ -112,7 +112,8 @@ class GraphSpec:
             args = ", ".join(f"{k}={v!r}" for k, v in params.items())
             text = f"{self.generator}({args}{', ' if args else ''}seed={self.seed})"
         if self.reweight:
-            text += f", weights redrawn in [{self.reweight[0]}, {self.reweight[1]}]"
+            text += (f", weights: seeded uniform integers in [{self.reweight[0]}, "
+                     f"{self.reweight[1]}] (seed {self.seed})")
         if self.negative:
             text += ", with_negative_weights"
         return text
