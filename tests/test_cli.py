@@ -476,3 +476,65 @@ def test_readme_begins_with_the_two_set_up_commands():
     assert first[2] == 'python3 -m pip install -e ".[test]" && python3 -m pytest'
     ci = (README.parent / ".ci" / "run").read_text()
     assert f"TEST_COMMAND='{first[2]}'" in ci
+
+
+# ---------------------------------------------------------------------------- PACE road topologies, random weights
+
+
+def write_pace_text(path, n, pairs):
+    path.write_text(f"c test\np tw {n} {len(pairs)}\n" + "".join(f"{u} {v}\n" for u, v in pairs))
+    return path
+
+
+def test_info_counts_the_edges_of_a_real_pace_road_network(capsys, datasets_dir):
+    status, out, err = run_cli(capsys, "info", f"{datasets_dir}/USA-road-NY.pace16.gr.xz")
+    assert status == 0, err
+    assert summary_value(out, "vertices") == "264,346"
+    assert summary_value(out, "edges (arcs)") == "365,050 undirected (730,100 arcs)"
+    assert summary_value(out, "weights").startswith("none")
+
+
+def test_convert_pace_with_random_weights_to_matrix_market(tmp_path, capsys):
+    pairs = [(1, 2), (2, 3), (3, 4), (4, 1), (2, 4)]
+    source = write_pace_text(tmp_path / "square.gr", 4, pairs)
+    target = tmp_path / "square.mtx"
+    status, out, err = run_cli(capsys, "convert", source, target, "--random-weights", "10:20",
+                               "--seed", "5")
+    assert status == 0, err
+    lines = [line.split() for line in target.read_text().splitlines() if line[:1] != "%"]
+    assert lines[0] == ["4", "4", "5"]   # symmetric: each undirected edge once
+    edges = {tuple(sorted((int(u), int(v)))): int(w) for u, v, w in lines[1:]}
+    assert set(edges) == {tuple(sorted(pair)) for pair in pairs}
+    assert all(10 <= w <= 20 for w in edges.values())
+    expected = warpath.read(source).with_random_weights(10, 20, seed=5)
+    assert sorted(edges.values()) == sorted(expected.weights[expected.tails() < expected.indices])
+
+
+def test_sssp_with_random_weights_matches_scipy(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    pairs = sorted({tuple(sorted(p)) for p in rng.integers(1, 61, size=(150, 2)).tolist()
+                    if p[0] != p[1]})
+    source = write_pace_text(tmp_path / "roads.gr", 60, pairs)
+    out_file = tmp_path / "d.npy"
+    status, _, err = run_cli(capsys, "sssp", source, "--source", "1", "--random-weights",
+                             "1:1000", "--seed", "8", "--output", out_file, "--device", "cpu")
+    assert status == 0, err
+    g = warpath.read(source).with_random_weights(1, 1000, seed=8)   # the same draws
+    tails, heads = g.tails(), g.indices
+    assert all(g.weights[(tails == v - 1) & (heads == u - 1)] ==
+               g.weights[(tails == u - 1) & (heads == v - 1)] for u, v in pairs)
+    matrix = sp.csr_array((g.weights.astype(float), (tails, heads)), shape=(60, 60))
+    np.testing.assert_array_equal(np.load(out_file), dijkstra(matrix, indices=0))
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--random-weights", "1-9"], "LOW:HIGH"),
+    (["--random-weights", "9:1"], "LOW is above HIGH"),
+    (["--random-weights", "a:b"], "two integers"),
+    (["--seed", "3"], "--seed goes with --random-weights"),
+])
+def test_random_weight_usage_errors(tmp_path, capsys, args, fragment):
+    source = write_pace_text(tmp_path / "g.gr", 2, [(1, 2)])
+    status, _, err = run_cli(capsys, "info", source, *args)
+    assert status == 2
+    assert_one_line_error(err, fragment)

@@ -373,3 +373,65 @@ def test_error_messages_name_the_problem():
         generators.rmat(4, 4, 0.6, 0.3, 0.2, seed=1)
     with pytest.raises(ValueError, match="max_degree = 10 is more than n - 1 = 9"):
         generators.power_law(10, 3, 10, seed=1)
+
+
+# ---------------------------------------------------------------------- random weights
+
+
+def test_random_weights_give_each_undirected_edge_one_weight():
+    g = generators.random(500, 3000, seed=2, weights=None, directed=False)
+    h = generators.with_random_weights(g, 1, 1000, seed=7)
+    assert is_symmetric(h) and h.weighted and h.weights.dtype == np.int32
+    np.testing.assert_array_equal(h.indptr, g.indptr)
+    np.testing.assert_array_equal(h.indices, g.indices)
+    assert 1 <= h.weights.min() and h.weights.max() <= 1000
+    # one draw per edge: the upper-triangle weights are as many independent draws as edges
+    upper = h.weights[h.tails() < h.indices]
+    assert upper.size == 3000 and abs(upper.mean() - 500.5) < 4 * 288.7 / np.sqrt(upper.size)
+    assert len(np.unique(upper)) > 900
+
+
+def test_random_weights_are_seeded_and_match_scipy_shortest_paths():
+    g = generators.grid(15, 15, seed=0, weights=None, directed=False)
+    h = generators.with_random_weights(g, 3, 9, seed=1)
+    assert same_graph(h, generators.with_random_weights(g, 3, 9, seed=1))
+    assert not same_graph(h, generators.with_random_weights(g, 3, 9, seed=2))
+    # the weights are the graph's own: scipy on the undirected matrix agrees with scipy on h
+    expected = dijkstra(h.to_scipy(), directed=False, indices=0)
+    assert np.array_equal(dijkstra(h.to_scipy(), indices=0), expected)
+
+
+def test_random_weights_on_a_directed_graph_draw_per_arc():
+    g = generators.ring(4000, seed=0, weights=None, directed=True)
+    both = Graph.from_edges(np.r_[g.tails(), g.indices], np.r_[g.indices, g.tails()])
+    h = generators.with_random_weights(both, 1, 2**20, seed=3)
+    assert h.directed and not is_symmetric(h)
+
+
+def test_random_weights_keep_labels_coordinates_and_widen_to_int64():
+    g = generators.grid(3, 4, seed=0, directed=False)
+    g = Graph(g.indptr, g.indices, g.weights, directed=False, labels=np.arange(12) + 100,
+              coordinates=g.coordinates, name="grid")
+    h = g.with_random_weights(2**31, 2**33, seed=0)
+    assert h.weights.dtype == np.int64 and h.weights.min() >= 2**31
+    assert h.labels.tolist() == g.labels.tolist() and h.name == "grid"
+    np.testing.assert_array_equal(h.coordinates, g.coordinates)
+
+
+@pytest.mark.parametrize("low, high, words", [
+    (5, 1, "must not exceed"), (1.5, 3, "low must be an integer"),
+    (1, True, "high must be an integer"), ("1", 3, "low must be an integer"),
+])
+def test_random_weights_reject_bad_bounds(low, high, words):
+    from warpath import GraphError
+
+    with pytest.raises(GraphError, match=words):
+        generators.with_random_weights(generators.ring(3, seed=0), low, high, seed=0)
+
+
+def test_random_weights_need_both_arcs_of_an_undirected_edge():
+    from warpath import GraphError
+
+    backward_only = Graph([0, 0, 1], [0], directed=False)   # 'undirected', one arc 1 -> 0
+    with pytest.raises(GraphError, match="arc 1 -> 0 has no reverse"):
+        generators.with_random_weights(backward_only, 1, 2, seed=0)

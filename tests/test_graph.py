@@ -201,3 +201,13 @@ def test_build_csr_matches_a_global_sort_on_shuffled_arcs():
 
 def test_repr_mentions_kind_and_size():
     assert "undirected, 2 vertices, 2 arcs" in repr(Graph.from_edges([0], [1], directed=False))
+
+
+def test_with_random_weights_is_the_generator_function():
+    from warpath import generators
+
+    g = Graph.from_edges([0, 1, 2], [1, 2, 0], directed=False)
+    a = g.with_random_weights(1, 50, seed=9)
+    b = generators.with_random_weights(g, 1, 50, seed=9)
+    np.testing.assert_array_equal(a.weights, b.weights)
+    assert g.weighted is False and a.weighted   # the original is untouched (immutable)

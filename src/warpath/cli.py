@@ -140,12 +140,13 @@ def build_parser(bench_command=None) -> argparse.ArgumentParser:
     p.add_argument("input", metavar="IN")
     p.add_argument("output", metavar="OUT")
     p.add_argument("--format", dest="format", metavar="F",
-                   help="format of IN when its suffix does not say (dimacs, metis, snap, "
+                   help="format of IN when its suffix does not say (dimacs, pace, metis, snap, "
                         "matrix_market, npz)")
     p.add_argument("--to", dest="to_format", metavar="F",
                    help="format of OUT when its suffix does not say")
     p.add_argument("--undirected", action="store_true",
                    help="read every arc of IN as an undirected edge")
+    _add_weight_arguments(p)
     p.set_defaults(handler=run_convert)
 
     p = commands.add_parser("methods", help="list the registered methods per problem and device",
@@ -162,10 +163,20 @@ def _add_graph_arguments(p):
     p.add_argument("file", metavar="FILE", help="the graph file (.gr, .graph, .txt, .mtx, .npz, "
                                                 "optionally .gz/.bz2/.xz)")
     p.add_argument("--format", dest="format", metavar="F",
-                   help="file format when the suffix does not say (dimacs, metis, snap, "
+                   help="file format when the suffix does not say (dimacs, pace, metis, snap, "
                         "matrix_market, npz)")
     p.add_argument("--undirected", action="store_true",
                    help="treat every arc of FILE as an undirected edge")
+    _add_weight_arguments(p)
+
+
+def _add_weight_arguments(p):
+    p.add_argument("--random-weights", type=_weight_range, metavar="LOW:HIGH",
+                   help="replace the weights by seeded integers drawn uniformly from "
+                        "[LOW, HIGH], one per undirected edge (e.g. 1:1000 for an unweighted "
+                        "road topology)")
+    p.add_argument("--seed", type=_non_negative_int, metavar="S",
+                   help="seed of --random-weights (default 0)")
 
 
 def _add_method_arguments(p, problem):
@@ -286,6 +297,20 @@ def _positive_int(text):
     return value
 
 
+def _weight_range(text):
+    """``"1:1000"`` -> ``(1, 1000)``."""
+    low, sep, high = text.partition(":")
+    try:
+        bounds = int(low), int(high)
+    except ValueError:
+        bounds = None
+    if not sep or bounds is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: write it as LOW:HIGH, two integers")
+    if bounds[0] > bounds[1]:
+        raise argparse.ArgumentTypeError(f"{text!r}: LOW is above HIGH")
+    return bounds
+
+
 def _options(pairs) -> dict:
     """``["k=4", "fast=true"]`` -> ``{"k": 4, "fast": True}``."""
     options = {}
@@ -334,6 +359,10 @@ def _read_graph(args) -> tuple[Graph, float]:
         if bar is not None:
             bar.update(size)
             bar.close()
+    if args.random_weights is not None:
+        graph = graph.with_random_weights(*args.random_weights, seed=args.seed or 0)
+    elif args.seed is not None:
+        raise UsageError("--seed goes with --random-weights")
     return graph, time.perf_counter() - start
 
 

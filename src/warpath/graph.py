@@ -426,6 +426,39 @@ class Graph:
                      directed=True, labels=self._labels, coordinates=self.coordinates,
                      name=self.name, validate=False)
 
+    def with_random_weights(self, low, high, *, seed):
+        """This graph with seeded integer weights drawn uniformly from ``[low, high]``.
+
+        One draw per undirected edge (both arcs carry it), one per arc of a
+        directed graph; arcs, labels and coordinates are kept.  For
+        unweighted topologies such as the PACE 2016 road networks; see
+        :func:`warpath.generators.with_random_weights`.
+
+        Parameters
+        ----------
+        low, high : int
+            Inclusive bounds.
+        seed : int or numpy.random.Generator
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        GraphError
+            For bounds that are not integers with ``low <= high``.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2], directed=False).with_random_weights(1, 9, seed=1)
+        >>> g.weighted, g.edge_weights(1).tolist() == [g.edge_weights(0)[0], g.edge_weights(2)[0]]
+        (True, True)
+        """
+        from .generators import with_random_weights
+
+        return with_random_weights(self, low, high, seed=seed)
+
     def stats(self):
         """The graph's characteristics, as in Table 1 of the H-BF paper (computed once).
 

@@ -30,6 +30,19 @@ class GraphStats:
     self_loops: int
     approx_diameter: int
 
+    @property
+    def undirected_edges(self) -> int:
+        """Undirected edges of an undirected graph: both arcs of an edge count once, as a
+        self-loop (stored once) does.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> warpath.Graph.from_edges([0, 1], [1, 1], directed=False).stats().undirected_edges
+        2
+        """
+        return (self.edges + self.self_loops) // 2
+
     def as_dict(self) -> dict:
         """The statistics as a plain dict (for JSON and tables)."""
         return asdict(self)
@@ -39,7 +52,8 @@ class GraphStats:
         rows = [
             ("directed", "yes" if self.directed else "no"),
             ("vertices", f"{self.vertices:,}"),
-            ("edges (arcs)", f"{self.edges:,}"),
+            ("edges (arcs)", f"{self.edges:,}" if self.directed else
+             f"{self.undirected_edges:,} undirected ({self.edges:,} arcs)"),
             ("avg out-degree", f"{self.avg_out_degree:.2f}"),
             ("std out-degree", f"{self.std_out_degree:.2f}"),
             ("max out-degree", f"{self.max_out_degree:,}"),

@@ -2,7 +2,7 @@
 
 ``warpath bench SUITE [--device auto|cpu|cuda] [--output DIR] [--quick] [--repeat N]
 [--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--suite-seconds S]
-[--merge] [--no-plots]``
+[--merge] [--datasets DIR] [--peers DIR] [--no-plots]``
 
 SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
 ``safari``, ``agarwal``, ``quick``) or a path to a TOML file.  ``--quick``
@@ -27,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 
@@ -72,6 +73,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge", action="store_true",
                         help="keep the experiments of an earlier DIR/SUITE.json that this run "
                              "does not repeat (with --experiment: re-run one, keep the rest)")
+    parser.add_argument("--datasets", metavar="DIR",
+                        help="the folder of the shared real graphs, when not at "
+                             "../shared/datasets (sets WARPATH_DATASETS)")
+    parser.add_argument("--peers", metavar="DIR",
+                        help="the folder of the GPU peer programs (gunrock/...), when not at "
+                             "../shared/peers (sets WARPATH_PEERS)")
     parser.add_argument("--no-plots", action="store_true", help="do not draw plots")
     parser.add_argument("--list", action="store_true", help="list the known suites and exit")
 
@@ -142,6 +149,9 @@ def run(args) -> int:
               + ") or --quick", file=sys.stderr)
         return 2
     command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
+    for folder, variable in ((args.datasets, "WARPATH_DATASETS"), (args.peers, "WARPATH_PEERS")):
+        if folder is not None:   # read where graphs and peer programs are looked up
+            os.environ[variable] = os.path.abspath(folder)
     try:
         suite = load_suite(name)
         devices = benchmark_devices(args.device)
@@ -204,6 +214,9 @@ def _argv_of(args) -> list:
     words += ["--output", str(args.output)]
     if args.merge:
         words.append("--merge")
+    for flag in ("datasets", "peers"):
+        if getattr(args, flag) is not None:
+            words += [f"--{flag}", str(getattr(args, flag))]
     if args.no_plots:
         words.append("--no-plots")
     return words

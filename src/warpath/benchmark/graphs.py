@@ -18,8 +18,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
-
 from .suite import GraphSpec, SuiteError
 
 _SHARED_PREFIX = ("..", "shared", "datasets")
@@ -88,7 +86,7 @@ def build_graph(spec: GraphSpec, *, root=None, quick: bool = False):
             raise SuiteError(f"[graphs.{spec.id}]: generator {spec.generator} rejects "
                              f"{params}: {exc}") from None
     if spec.reweight is not None:
-        graph = reweighted(graph, *spec.reweight, seed=spec.seed)
+        graph = graph.with_random_weights(*spec.reweight, seed=spec.seed)
     if spec.negative:
         graph = warpath.generators.with_negative_weights(graph, seed=spec.seed)
     return graph
@@ -127,32 +125,3 @@ def estimated_arcs(spec: GraphSpec, *, quick: bool = False):
         return int(counts[spec.generator]())
     except KeyError:
         return None
-
-
-def reweighted(graph, low: int, high: int, *, seed=0):
-    """The same arcs with seeded integer weights drawn uniformly from ``[low, high]``.
-
-    Safari & Ebnenasir (Sec. 3.5) redraw road-network weights in [1, 10]; it
-    also gives weights to unweighted files such as SNAP edge lists.  An
-    undirected graph keeps one weight per edge (both arcs agree).
-
-    Examples
-    --------
-    >>> import warpath
-    >>> g = reweighted(warpath.Graph.from_edges([0, 1], [1, 2]), 5, 5)
-    >>> g.weights.tolist(), g.weighted
-    ([5, 5], True)
-    """
-    from ..graph import Graph
-
-    rng = np.random.default_rng(seed)
-    tails = graph.tails().astype(np.int64)
-    heads = graph.indices.astype(np.int64)
-    if graph.directed:
-        weights = rng.integers(low, high + 1, size=graph.num_edges)
-        return Graph.from_edges(tails, heads, weights, num_vertices=graph.num_vertices,
-                                directed=True, name=graph.name)
-    keep = tails <= heads
-    weights = rng.integers(low, high + 1, size=int(keep.sum()))
-    return Graph.from_edges(tails[keep], heads[keep], weights, num_vertices=graph.num_vertices,
-                            directed=False, name=graph.name)

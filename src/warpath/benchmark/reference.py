@@ -161,12 +161,14 @@ def _tolerance(graph, problem):
     return 1e-5
 
 
-def compare_distances(distances, reference, graph, problem: str = "sssp"):
+def compare_distances(distances, reference, graph, problem: str = "sssp", tolerance=None):
     """``None`` when ``distances`` match ``reference``, else a one-line description of the first
     difference.
 
     Unreachable vertices must be ``inf`` in both; finite distances must be
-    equal (integer weights, BFS) or within a relative 1e-5 (float weights).
+    equal (integer weights, BFS) or within a relative 1e-5 (float weights),
+    or within the relative ``tolerance`` given (distances printed in a few
+    digits by a peer program).
 
     Examples
     --------
@@ -179,7 +181,7 @@ def compare_distances(distances, reference, graph, problem: str = "sssp"):
     reference = np.asarray(reference, dtype=np.float64)
     if distances.shape != reference.shape:
         return f"shape {distances.shape} but the reference has {reference.shape}"
-    tolerance = _tolerance(graph, problem)
+    tolerance = _tolerance(graph, problem) if tolerance is None else tolerance
     finite = np.isfinite(reference)
     same_reach = np.isfinite(distances) == finite
     close = np.ones_like(finite)

@@ -41,6 +41,7 @@ import time
 import numpy as np
 
 from . import figures
+from .gpu_peers import GPU_PEERS
 from .graphs import GraphUnavailable, build_graph, estimated_arcs
 from .reference import (ArcIndex, certify_distances, check_predecessors, compare_distances,
                         reachable, reference_distances, uses_certificate)
@@ -237,6 +238,9 @@ def execute_run(plan, experiment, graph, choice, references, *, repeat, max_seco
     """
     record = {"label": plan.label, "kind": plan.kind, "name": plan.name, "device": plan.device,
               "options": plan.options, "status": OK, "reason": ""}
+    if plan.kind == "peer" and plan.name in GPU_PEERS:
+        return _execute_program_run(record, plan, experiment, graph, choice, references,
+                                    repeat=repeat, max_seconds=max_seconds)
     clock = Clock(plan.device)
     memory = MemoryWatch(plan.device)
     record["clock"] = clock.name
@@ -285,15 +289,42 @@ def execute_run(plan, experiment, graph, choice, references, *, repeat, max_seco
     except Exception as exc:  # a crash of one solver must not end the benchmark
         record.update(status=ERROR, reason=f"{type(exc).__name__}: {exc}")
         return record
+    return _with_figures(record, problem, per_rep, used, stats, references,
+                         first_call_seconds=first_seconds, setup_seconds=setup,
+                         gpu_memory_bytes=memory.peak_bytes)
+
+
+def _with_figures(record, problem, per_rep, used, stats, references, **extra):
+    """``record`` with its status (FAILED for a wrong answer), times, MTEPS and counters."""
     if problem is not None:
         record.update(status=FAILED, reason=f"wrong answer: {problem}")
     edges = [references.reached_edges(s) for s in used]
     record.update(figures.run_figures(per_rep, edges, _numeric_stats(stats)))
-    record.update(first_call_seconds=first_seconds, setup_seconds=setup,
-                  queries=len(used), sources_per_query=1 if np.ndim(used[0]) == 0
-                  else int(np.size(used[0])),
-                  seconds_per_query=per_rep, gpu_memory_bytes=memory.peak_bytes)
+    record.update(queries=len(used), sources_per_query=1 if np.ndim(used[0]) == 0
+                  else int(np.size(used[0])), seconds_per_query=per_rep, **extra)
     return record
+
+
+def _execute_program_run(record, plan, experiment, graph, choice, references, *, repeat,
+                         max_seconds):
+    """A GPU peer program's run: its own clock, one process per repetition (see
+    :func:`warpath.benchmark.gpu_peers.measure`)."""
+    from .gpu_peers import PeerProgramError, measure
+
+    record["clock"] = "the peer program's own"
+    try:
+        measured = measure(GPU_PEERS[plan.name], graph, experiment.problem,
+                           _query_units(experiment, graph, choice), references, repeat=repeat,
+                           max_seconds=max_seconds)
+    except (PeerProgramError, OSError) as exc:
+        record.update(status=ERROR, reason=f"{type(exc).__name__}: {exc}")
+        return record
+    record["reason"] = measured["note"]
+    return _with_figures(record, measured["problem"], measured["per_rep"], measured["used"],
+                         measured["stats"], references,
+                         first_call_seconds=measured["first_seconds"],
+                         setup_seconds=measured["setup_seconds"], gpu_memory_bytes=None,
+                         program_wall_seconds=measured["wall_seconds"])
 
 
 def _graph_record(spec, graph, quick):

@@ -115,8 +115,11 @@ def plan_method(spec, problem: str, devices, graph) -> list[PlannedRun]:
     return plans
 
 
-def plan_peer(spec, problem: str, graph) -> PlannedRun:
+def plan_peer(spec, problem: str, graph, devices=("cpu",)) -> PlannedRun:
     """The run of one peer entry (skipped with the reason when it cannot run here).
+
+    A library peer runs on the CPU; a GPU peer program (:mod:`~warpath.benchmark.gpu_peers`)
+    runs only when ``devices`` holds ``"cuda"`` and its program is here.
 
     Examples
     --------
@@ -126,12 +129,18 @@ def plan_peer(spec, problem: str, graph) -> PlannedRun:
     >>> plan_peer(PeerSpec("scipy-bfs"), "sssp", g).reason
     'scipy-bfs does not solve sssp (it solves bfs)'
     """
+    from . import gpu_peers
     from .peers import PEERS, skip_reason
 
-    plan = PlannedRun(spec.label, "peer", spec.name, "cpu", max_edges=spec.max_edges)
+    program = gpu_peers.GPU_PEERS.get(spec.name)
+    plan = PlannedRun(spec.label, "peer", spec.name, "cpu" if program is None else "cuda",
+                      max_edges=spec.max_edges)
     if graph is None:  # the graph is unavailable: the runner skips the run with its reason
         return plan
-    reason = skip_reason(PEERS[spec.name], graph, problem, spec.max_edges)
+    if program is None:
+        reason = skip_reason(PEERS[spec.name], graph, problem, spec.max_edges)
+    else:
+        reason = gpu_peers.skip_reason(program, graph, problem, devices, spec.max_edges)
     if reason:
         plan.status, plan.reason = SKIPPED, reason
     return plan
@@ -152,5 +161,5 @@ def plan_experiment(experiment, devices, graph) -> list[PlannedRun]:
     plans = []
     for spec in experiment.methods:
         plans.extend(plan_method(spec, experiment.problem, devices, graph))
-    plans.extend(plan_peer(spec, experiment.problem, graph) for spec in experiment.peers)
+    plans.extend(plan_peer(spec, experiment.problem, graph, devices) for spec in experiment.peers)
     return plans

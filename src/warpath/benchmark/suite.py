@@ -112,7 +112,8 @@ class GraphSpec:
             args = ", ".join(f"{k}={v!r}" for k, v in params.items())
             text = f"{self.generator}({args}{', ' if args else ''}seed={self.seed})"
         if self.reweight:
-            text += f", weights redrawn in [{self.reweight[0]}, {self.reweight[1]}]"
+            text += (f", weights: seeded uniform integers in [{self.reweight[0]}, "
+                     f"{self.reweight[1]}] (seed {self.seed})")
         if self.negative:
             text += ", with_negative_weights"
         return text
@@ -498,6 +499,7 @@ def _parse_method(check: _Checker, raw, where) -> MethodSpec:
 
 
 def _parse_peer(check: _Checker, raw, where) -> PeerSpec:
+    from .gpu_peers import GPU_PEERS
     from .peers import PEERS
 
     if isinstance(raw, str):
@@ -506,8 +508,9 @@ def _parse_peer(check: _Checker, raw, where) -> PeerSpec:
         check.fail(f"a peer in {where} must be a name or a table, not {raw!r}")
     check.keys(raw, _PEER_KEYS, f"a peer of {where}")
     name = check.string(raw, "name", f"a peer of {where}", required=True)
-    if name not in PEERS:
-        check.fail(f"unknown peer {name!r} in {where}; known: {', '.join(sorted(PEERS))}")
+    if name not in PEERS and name not in GPU_PEERS:
+        check.fail(f"unknown peer {name!r} in {where}; known: "
+                   f"{', '.join(sorted([*PEERS, *GPU_PEERS]))}")
     max_edges = raw.get("max_edges")
     if max_edges is not None:
         check.integer(max_edges, "max_edges", f"peer {name!r} of {where}", minimum=0)

@@ -3,7 +3,8 @@
 ========================  ==============================  ==========================
 format name               suffixes                        module
 ========================  ==============================  ==========================
-``"dimacs"``              ``.gr``                         :mod:`.dimacs`
+``"dimacs"``              ``.gr`` (``p sp`` header)       :mod:`.dimacs`
+``"pace"``                ``.gr`` (``p tw`` header)       :mod:`.pace`
 ``"metis"``               ``.graph``, ``.metis``          :mod:`.metis`
 ``"snap"``                ``.txt``, ``.csv``, ``.tsv``,   :mod:`.snap`
                           ``.edges``, ``.el``, ``.snap``
@@ -13,7 +14,9 @@ format name               suffixes                        module
 
 A ``.gz``, ``.bz2`` or ``.xz`` suffix (or the magic bytes, on reading) adds
 compression.  When the suffix says nothing, :func:`read` sniffs the format
-from the content; ``format=`` overrides both.  DIMACS ``.co`` coordinates
+from the content; ``format=`` overrides both.  A ``.gr`` file is read as
+DIMACS or PACE 2016 as its header says (``p sp`` or ``p tw``); it is written
+as DIMACS unless ``format="pace"``.  DIMACS ``.co`` coordinates
 come with ``read(..., coordinates="x.co")`` or
 :func:`warpath.formats.dimacs.read_coordinates`.
 
@@ -31,7 +34,7 @@ Examples
 from __future__ import annotations
 
 from ..errors import GraphFormatError
-from . import _text, dimacs, matrix_market, metis, npz, snap
+from . import _text, dimacs, matrix_market, metis, npz, pace, snap
 from ._io import read_bytes, source_name, split_suffixes, write_bytes
 
 _PARSERS = {
@@ -40,6 +43,7 @@ _PARSERS = {
     "snap": snap.parse_snap,
     "matrix_market": matrix_market.parse_matrix_market,
     "npz": npz.parse_npz,
+    "pace": pace.parse_pace,
 }
 _FORMATTERS = {
     "dimacs": dimacs.format_dimacs,
@@ -47,6 +51,7 @@ _FORMATTERS = {
     "snap": snap.format_snap,
     "matrix_market": matrix_market.format_matrix_market,
     "npz": npz.format_npz,
+    "pace": pace.format_pace,
 }
 SUFFIXES = {
     ".gr": "dimacs", ".graph": "metis", ".metis": "metis", ".txt": "snap", ".csv": "snap",
@@ -55,7 +60,8 @@ SUFFIXES = {
 }
 _ALIASES = {"gr": "dimacs", "dimacs9": "dimacs", "graph": "metis", "dimacs10": "metis",
             "edgelist": "snap", "edge_list": "snap", "mtx": "matrix_market",
-            "matrixmarket": "matrix_market", "mm": "matrix_market"}
+            "matrixmarket": "matrix_market", "mm": "matrix_market", "pace2016": "pace",
+            "tw": "pace"}
 
 FORMATS = tuple(_PARSERS)
 
@@ -92,6 +98,8 @@ def sniff(buf):
     >>> import numpy as np
     >>> sniff(np.frombuffer(b"c hi\\np sp 2 1\\na 1 2 3\\n", np.uint8))
     'dimacs'
+    >>> sniff(np.frombuffer(b"p tw 2 1\\n1 2\\n", np.uint8))
+    'pace'
     >>> sniff(np.frombuffer(b"3 2\\n2\\n1 3\\n2\\n", np.uint8))
     'metis'
     >>> sniff(np.frombuffer(b"# edges\\n5 9\\n9 5\\n", np.uint8))
@@ -107,6 +115,8 @@ def sniff(buf):
         fields = _text.header_fields(buf, start, stop)
         if fields[:2] == ["p", "sp"]:
             return "dimacs"
+        if pace.is_pace_header(fields):
+            return "pace"
     start, stop = _text.first_content_line(buf, 0, ord("#"), ord("%"))
     if start >= buf.size:
         return None
@@ -140,13 +150,14 @@ def read(path, format=None, *, directed=None, coordinates=None):
     ----------
     path : str, path or binary file object
     format : str, optional
-        ``"dimacs"``, ``"metis"``, ``"snap"``, ``"matrix_market"``, ``"npz"``
-        (or an alias / suffix such as ``"gr"``, ``".mtx"``).  Default: from
-        the suffix (a ``.gz``/``.bz2``/``.xz`` suffix is looked through),
-        else sniffed from the content.
+        ``"dimacs"``, ``"pace"``, ``"metis"``, ``"snap"``, ``"matrix_market"``,
+        ``"npz"`` (or an alias / suffix such as ``"gr"``, ``".mtx"``).
+        Default: from the suffix (a ``.gz``/``.bz2``/``.xz`` suffix is looked
+        through; ``.gr`` is DIMACS or PACE as the header says), else sniffed
+        from the content.
     directed : bool, optional
         ``None`` keeps the format's convention (DIMACS and SNAP directed,
-        METIS undirected, Matrix Market as its symmetry says, npz as stored);
+        METIS and PACE undirected, Matrix Market as its symmetry says, npz as stored);
         ``False`` reads the edges as undirected, ``True`` as one-way arcs.
     coordinates : str, path or binary file object, optional
         A DIMACS ``.co`` file to attach as ``g.coordinates`` (``.gr`` only).
@@ -184,6 +195,8 @@ def read(path, format=None, *, directed=None, coordinates=None):
     buf = read_bytes(path)
     if format is None:
         format = SUFFIXES.get(suffix) or sniff(buf)
+        if format == "dimacs" and sniff(buf) == "pace":   # both use .gr
+            format = "pace"
         if format is None:
             raise GraphFormatError(
                 f"cannot tell the graph format from the suffix {suffix!r} or the content; "
@@ -250,4 +263,4 @@ def write(graph, path, format=None) -> None:
 
 
 __all__ = ["read", "write", "sniff", "format_name", "FORMATS", "SUFFIXES",
-           "dimacs", "metis", "snap", "matrix_market", "npz", "read_bytes"]
+           "dimacs", "pace", "metis", "snap", "matrix_market", "npz", "read_bytes"]

@@ -95,8 +95,10 @@ def _read_header(buf, path, what, fields_expected, words):
     numbers = [_text.parse_count(f) for f in fields[len(words) + 1:]]
     if (len(fields) != fields_expected or fields[1:len(words) + 1] != list(words)
             or any(v is None for v in numbers)):
+        hint = " - a PACE 2016 'p tw' graph? read it with format='pace'" \
+            if fields[1:2] == ["tw"] else ""
         _text.raise_at(buf, start, f"malformed header {_text.line_text(buf, start)!r} "
-                       f"(expected '{what}')", path)
+                       f"(expected '{what}'{hint})", path)
     return numbers, stop, start
 
 
