@@ -23,7 +23,7 @@ def client():
     # Worker processes, as on a real cluster: results cross process boundaries.  Each
     # worker imports warpath and loads the numba kernels on its first batch (seconds).
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         yield c
 
@@ -185,3 +185,23 @@ def test_cli_workers_flag(tmp_path, capsys):
                      "--output", str(out)]) == 0
     assert "batches" in capsys.readouterr().out
     np.testing.assert_array_equal(np.load(out), warpath.apsp(warpath.read(path)).distances)
+
+
+@pytest.mark.gpu
+def test_local_cuda_cluster_matches_the_single_gpu_call():
+    dask_cuda = pytest.importorskip("dask_cuda")
+    from numba import cuda
+
+    g = generators.random(3000, 24000, seed=9)
+    sources = np.arange(g.num_vertices)
+    with dask_cuda.LocalCUDACluster() as cluster, distributed.Client(cluster) as c:
+        ours = wd.multi_source(g, sources, client=c)
+    single = warpath.multi_source(g, sources)
+    assert ours.stats["workers"] == len(cuda.gpus)
+    assert ours.stats["device"] == single.stats["device"]
+    assert_same_matrix(ours, single)
+    with wd.cluster_client(workers=1) as c:  # what `warpath apsp --workers 1` runs on
+        assert type(c.cluster).__name__ == "LocalCUDACluster"
+        negative = negative_graph()
+        np.testing.assert_array_equal(wd.apsp(negative, client=c).distances,
+                                      warpath.apsp(negative).distances)

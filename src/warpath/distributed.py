@@ -79,6 +79,8 @@ MEMORY_FRACTION = 0.5
 BATCHES_PER_THREAD = 4
 # Batches in flight per worker thread: one running, one queued behind it.
 IN_FLIGHT_PER_THREAD = 2
+# Seconds to wait for a first worker before saying the cluster has none.
+WORKER_TIMEOUT = 60.0
 
 
 def entry_bytes(predecessors: bool) -> int:
@@ -269,7 +271,11 @@ def _prepare(client, graph, sources, method):
         raise EmptyGraphError("a distributed query needs a graph with at least one vertex")
     _check_method(method)
     sources = _check_sources(graph, sources)
-    client.wait_for_workers(1)
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except TimeoutError:
+        raise DeviceError(f"no Dask worker joined the cluster of {client} within "
+                          f"{WORKER_TIMEOUT:.0f} s") from None
     threads = sum(client.nthreads().values())
     return client, graph, sources, threads
 
@@ -570,9 +576,12 @@ def _local_cluster(workers, device):
             gpus = len(cuda.gpus)
             if workers > gpus:
                 raise DeviceError(f"{workers} GPU workers asked for but {gpus} GPU(s) visible")
-            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(workers)))
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(workers)),
+                                    dashboard_address=":0")
+    # ":0": a free port. The scheduler starts its HTTP server even without a dashboard,
+    # and a second cluster on the default port 8787 fails to start.
     return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None)
+                                    dashboard_address=":0")
 
 
 def apsp_on_cluster(graph, *, scheduler=None, workers=None, device="auto", **kwargs):
@@ -586,5 +595,7 @@ def apsp_on_cluster(graph, *, scheduler=None, workers=None, device="auto", **kwa
     >>> m.distances.shape, m.stats["workers"]
     ((3, 3), 1)
     """
+    graph = api.as_graph(graph)
+    _shipment(graph)  # a negative cycle is found before a cluster is started
     with cluster_client(scheduler, workers, device) as client:
         return apsp(graph, client=client, device=device, **kwargs)
