@@ -162,7 +162,7 @@ def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
         client.unregister_worker_plugin(KillAfterFirstBatch.name)
     assert flag.exists(), "no worker was killed"
     assert_same_matrix(ours, warpath.apsp(g))
-    client.wait_for_workers(2)
+    client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
 
 
 def test_progress_bar_over_batches(client, capsys):
