@@ -27,6 +27,15 @@ from .result import BFSResult, DistanceMatrix, SSSPResult
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    # warpath.distributed imports dask (an optional extra, slow to import): only on first use.
+    if name == "distributed":
+        import importlib
+
+        return importlib.import_module(".distributed", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "Graph", "read", "write", "generators", "methods",
     "sssp", "bfs", "multi_source", "apsp", "gpu_available",

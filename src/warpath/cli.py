@@ -120,6 +120,12 @@ def build_parser(bench_command=None) -> argparse.ArgumentParser:
                    help="write the matrix: OUT.npy (n x n float64, inf = unreachable) or "
                         "OUT.csv (one row per reachable pair: source,source_label,target,"
                         "target_label,distance,predecessor)")
+    cluster = p.add_mutually_exclusive_group()
+    cluster.add_argument("--scheduler", metavar="ADDRESS",
+                         help="run on the Dask cluster at ADDRESS (warpath[distributed])")
+    cluster.add_argument("--workers", type=_positive_int, metavar="N",
+                         help="run on a local Dask cluster of N workers, one per GPU when "
+                              "there are GPUs (warpath[distributed])")
     p.set_defaults(handler=run_apsp)
 
     p = commands.add_parser("info", help="the graph's statistics (H-BF Table 1 columns)",
@@ -660,7 +666,8 @@ def run_apsp(args) -> int:
     _check_apsp_memory(n, args.predecessors)
     chosen = _choose("apsp", graph, args, options)
     try:
-        result = _apsp(graph, args, options, chosen)
+        result = (_apsp(graph, args, options, chosen) if not (args.scheduler or args.workers)
+                  else _distributed_apsp(graph, args, options))
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(graph, err.cycle)) from None
     distances = result.distances
@@ -709,6 +716,17 @@ def _apsp(graph, args, options, chosen):
     for key in ("seconds", "iterations", "relaxations"):
         stats[key] = sum(part.stats.get(key, 0) for part in parts)
     return DistanceMatrix(np.arange(n, dtype=np.int64), distances, predecessors, stats)
+
+
+def _distributed_apsp(graph, args, options):
+    """``apsp --scheduler/--workers``: :func:`warpath.distributed.apsp_on_cluster`."""
+    try:
+        from . import distributed
+    except ImportError as exc:
+        raise CommandError(str(exc)) from None
+    return distributed.apsp_on_cluster(graph, scheduler=args.scheduler, workers=args.workers,
+                                       method=args.method, device=args.device,
+                                       predecessors=args.predecessors, **options)
 
 
 def _check_apsp_memory(n, predecessors):

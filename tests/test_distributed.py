@@ -1,0 +1,207 @@
+"""warpath.distributed on a local Dask cluster of two worker processes, against the
+single-process calls (bit for bit) and scipy.sparse.csgraph."""
+
+import os
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from graph_strategies import (assert_distances_equal, assert_negative_cycle,  # noqa: E402
+                              scipy_graph, union)
+from scipy.sparse import csgraph  # noqa: E402
+from worker_faults import KillAfterFirstBatch  # noqa: E402
+
+import warpath  # noqa: E402
+import warpath.distributed as wd  # noqa: E402
+from warpath import cli, generators  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Worker processes, as on a real cluster: results cross process boundaries.  Each
+    # worker imports warpath and loads the numba kernels on its first batch (seconds).
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+def random_graph():
+    return generators.random(150, 900, seed=1)
+
+
+def negative_graph(weights="int"):
+    return generators.with_negative_weights(
+        generators.random(120, 700, seed=2, weights=weights), seed=3)
+
+
+def disconnected_graph():
+    # two components that do not reach each other, and an isolated last vertex
+    first = generators.random(40, 200, seed=4)
+    second = generators.ring(30, seed=5)
+    both = union(first, second)
+    return warpath.Graph(np.append(both.indptr, both.indptr[-1]), both.indices, both.weights)
+
+
+def assert_same_matrix(ours, single):
+    """Bit-equal distances, exact distances and predecessors."""
+    np.testing.assert_array_equal(ours.sources, single.sources)
+    np.testing.assert_array_equal(ours.distances, single.distances)
+    if single.exact_distances is None:
+        assert ours.exact_distances is None
+    else:
+        np.testing.assert_array_equal(ours.exact_distances, single.exact_distances)
+    np.testing.assert_array_equal(ours.predecessors, single.predecessors)
+
+
+def test_multi_source_random_graph(client):
+    g = random_graph()
+    sources = np.random.default_rng(0).integers(0, g.num_vertices, 37)
+    sources[5] = sources[6]  # a duplicate gives an equal row
+    ours = wd.multi_source(g, sources, client=client, batch_size=8)
+    assert ours.stats["batches"] == 5 and ours.stats["workers"] == 2
+    assert_same_matrix(ours, warpath.multi_source(g, sources))
+    reference = csgraph.dijkstra(scipy_graph(g), indices=sources)
+    assert_distances_equal(ours.distances, reference, g)
+
+
+@pytest.mark.parametrize("weights", ["int", "float"])
+def test_apsp_negative_weights(client, weights):
+    g = negative_graph(weights)
+    assert g.has_negative_weights
+    ours = wd.apsp(g, client=client, batch_size=25)
+    single = warpath.apsp(g)
+    assert single.stats["method"] == "johnson"
+    assert_same_matrix(ours, single)
+    assert_distances_equal(ours.distances, csgraph.johnson(scipy_graph(g)), g)
+    assert ours.stats["iterations"] == single.stats["iterations"]
+
+
+def test_apsp_disconnected_graph_and_paths(client):
+    g = disconnected_graph()
+    ours = wd.apsp(g, client=client, batch_size=9)
+    single = warpath.apsp(g)
+    assert_same_matrix(ours, single)
+    assert np.isinf(ours.distances[0, 45]) and np.isinf(ours.distances[:, -1]).sum() == 70
+    assert_distances_equal(ours.distances, csgraph.dijkstra(scipy_graph(g)), g)
+    for s, t in [(0, 39), (41, 40), (0, 45), (70, 70)]:
+        np.testing.assert_array_equal(ours.path(s, t), single.path(s, t))
+    assert ours.path(0, 45).size == 0
+
+
+def test_out_writes_npy_memory_maps(client, tmp_path):
+    g = negative_graph()
+    out, pred_out = tmp_path / "d.npy", tmp_path / "p.npy"
+    ours = wd.apsp(g, client=client, batch_size=30, out=str(out), predecessors_out=str(pred_out))
+    single = warpath.apsp(g)
+    np.testing.assert_array_equal(np.load(out), single.distances)
+    np.testing.assert_array_equal(np.load(pred_out), single.predecessors)
+    assert ours.distances.dtype == np.float64 and ours.exact_distances is None
+    np.testing.assert_array_equal(ours.path(3, 77), single.path(3, 77))
+
+
+def test_out_arguments_are_checked(client, tmp_path):
+    g = random_graph()
+    with pytest.raises(ValueError, match="predecessors_out"):
+        wd.apsp(g, client=client, out=str(tmp_path / "d.npy"))
+    with pytest.raises(ValueError, match=".npy"):
+        wd.apsp(g, client=client, out=str(tmp_path / "d.csv"), predecessors=False)
+    assert not os.listdir(tmp_path)
+
+
+def test_negative_cycle_raises_with_the_cycle(client):
+    bad = generators.with_negative_cycle(generators.random(60, 300, seed=6), seed=7)
+    with pytest.raises(warpath.NegativeCycleError) as caught:
+        wd.apsp(bad, client=client)
+    assert_negative_cycle(bad, caught.value.cycle)
+    with pytest.raises(warpath.NegativeCycleError):  # wherever the cycle is, as johnson
+        wd.multi_source(bad, [0], client=client)
+
+
+def test_bad_input_is_refused_on_the_client(client):
+    g = random_graph()
+    with pytest.raises(warpath.SourceError, match="150"):
+        wd.multi_source(g, [0, 150], client=client)
+    with pytest.raises(warpath.SourceError):
+        wd.multi_source(g, [], client=client)
+    with pytest.raises(warpath.MethodNotAvailable, match="floyd-warshall"):
+        wd.apsp(g, client=client, method="floyd-warshall")
+    with pytest.raises(warpath.EmptyGraphError):
+        wd.apsp(warpath.Graph([0], []), client=client)
+
+
+def test_graph_is_scattered_once_per_client(client, monkeypatch):
+    g = random_graph()
+    calls = []
+    scatter = client.scatter
+    monkeypatch.setattr(client, "scatter", lambda *a, **k: calls.append(1) or scatter(*a, **k))
+    first = wd.multi_source(g, [0, 1], client=client, predecessors=False)
+    second = wd.multi_source(g, [2, 3], client=client, predecessors=False)
+    assert len(calls) == 1
+    np.testing.assert_array_equal(second.distances, warpath.multi_source(g, [2, 3]).distances)
+    assert first.stats["method"] == "repeated-sssp" and first.stats["device"] == "cpu"
+
+
+def test_distance_array_stays_lazy_and_matches(client):
+    g = negative_graph()
+    array = wd.distance_array(g, np.arange(50), client=client, batch_size=16)
+    assert array.chunks[0] == (16, 16, 16, 2)
+    np.testing.assert_array_equal(client.compute(array).result(),
+                                  warpath.multi_source(g, np.arange(50)).distances)
+
+
+def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
+    g = negative_graph()
+    flag = tmp_path / "killed"
+    client.register_plugin(KillAfterFirstBatch(str(flag)))
+    try:
+        ours = wd.apsp(g, client=client, batch_size=6)
+    finally:
+        client.unregister_worker_plugin(KillAfterFirstBatch.name)
+    assert flag.exists(), "no worker was killed"
+    assert_same_matrix(ours, warpath.apsp(g))
+    client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
+
+
+def test_progress_bar_over_batches(client, capsys):
+    wd.multi_source(random_graph(), np.arange(20), client=client, batch_size=5, progress=True)
+    assert "warpath.distributed" in capsys.readouterr().err
+
+
+def test_rows_per_batch_fills_the_share_of_memory():
+    for available, row in [(10**9, 8 * 3000), (80 * 2**30, 32 * 20_000), (7, 3)]:
+        rows = wd.rows_per_batch(available, row)
+        assert rows * row <= available / 2 < (rows + 1) * row
+    assert wd.rows_per_batch(100, 10**6) == 1
+
+
+def test_cli_workers_flag(tmp_path, capsys):
+    path, out = str(tmp_path / "g.gr"), tmp_path / "d.npy"
+    g = negative_graph()
+    warpath.write(g, path)
+    assert cli.main(["apsp", path, "--workers", "1", "--device", "cpu",
+                     "--output", str(out)]) == 0
+    assert "batches" in capsys.readouterr().out
+    np.testing.assert_array_equal(np.load(out), warpath.apsp(warpath.read(path)).distances)
+
+
+@pytest.mark.gpu
+def test_local_cuda_cluster_matches_the_single_gpu_call():
+    dask_cuda = pytest.importorskip("dask_cuda")
+    from numba import cuda
+
+    g = generators.random(3000, 24000, seed=9)
+    sources = np.arange(g.num_vertices)
+    with dask_cuda.LocalCUDACluster() as cluster, distributed.Client(cluster) as c:
+        ours = wd.multi_source(g, sources, client=c)
+    single = warpath.multi_source(g, sources)
+    assert ours.stats["workers"] == len(cuda.gpus)
+    assert ours.stats["device"] == single.stats["device"]
+    assert_same_matrix(ours, single)
+    with wd.cluster_client(workers=1) as c:  # what `warpath apsp --workers 1` runs on
+        assert type(c.cluster).__name__ == "LocalCUDACluster"
+        negative = negative_graph()
+        np.testing.assert_array_equal(wd.apsp(negative, client=c).distances,
+                                      warpath.apsp(negative).distances)
