@@ -81,11 +81,12 @@ def floyd_warshall_dicts_kernel(n, edge_tails, edge_heads, edge_weights, undirec
         for u in range(n):
             if not finite[u, w]:
                 continue  # inf + anything is inf, and no entry exceeds inf
-            d_uw = value[u, w]
             for v in range(n):
                 if not finite[w, v]:
                     continue
-                d = d_uw + value[w, v]
+                # read dist[u][w] each time, as networkx does: with a negative cycle through w
+                # it falls at v == w, and later v see the new value
+                d = value[u, w] + value[w, v]
                 if (value[u, v] > d) if finite[u, v] else (d < np.inf):
                     value[u, v] = d
                     finite[u, v] = True
