@@ -36,17 +36,19 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
     tentative = np.zeros((2, n), succ_w.dtype)
     preds = np.full((2, n), NO_NODE, np.int64)
     capacity = max(succ_idx.shape[0], pred_idx.shape[0]) + 2
-    hd = np.empty((2, capacity), succ_w.dtype)
+    hk = np.empty((2, capacity), succ_w.dtype)
     hs = np.empty((2, capacity), np.int64)
-    hv = np.empty((2, capacity), np.int64)
+    pushed = np.empty(succ_idx.shape[0] + pred_idx.shape[0] + 2, np.int64)  # node by counter
     size = np.zeros(2, np.int64)
     zero = np.zeros(1, succ_w.dtype)[0]
     preds[0, source] = -1
     preds[1, target] = -1
     seen[0, source] = True
     seen[1, target] = True
-    _push(hd[0], hs[0], hv[0], 0, zero, 0, source)
-    _push(hd[1], hs[1], hv[1], 0, zero, 1, target)
+    pushed[0] = source
+    pushed[1] = target
+    _push(hk[0], hs[0], 0, zero, 0, False)
+    _push(hk[1], hs[1], 0, zero, 1, False)
     size[:] = 1
     counter = 2
     final = zero
@@ -56,9 +58,9 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
     while size[0] > 0 and size[1] > 0:
         direction = 1 - direction
         other = 1 - direction
-        dist = hd[direction, 0]
-        v = hv[direction, 0]
-        _pop_root(hd[direction], hs[direction], hv[direction], size[direction])
+        dist = hk[direction, 0]
+        v = pushed[hs[direction, 0]]
+        _pop_root(hk[direction], hs[direction], size[direction], False)
         size[direction] -= 1
         if settled[direction, v]:
             continue
@@ -79,8 +81,8 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
             elif not seen[direction, w] or length < tentative[direction, w]:
                 seen[direction, w] = True
                 tentative[direction, w] = length
-                _push(hd[direction], hs[direction], hv[direction], size[direction], length,
-                      counter, w)
+                pushed[counter] = w
+                _push(hk[direction], hs[direction], size[direction], length, counter, False)
                 size[direction] += 1
                 counter += 1
                 preds[direction, w] = v

@@ -11,8 +11,14 @@ same parents, and its float sums are the same additions.  On negative
 weights it finds the same contradiction networkx reports with
 ``ValueError("Contradictory paths found:", "negative weights?")``.
 
-The heap entries are three parallel arrays (distance, counter, node), one
-push per strict improvement, so at most one entry per arc plus the sources.
+The heap is 4-ary with one entry per push (a strict improvement), so at
+most one per arc plus the sources; an entry is its key and its push counter,
+and the counter finds the node in a push log.  With integer weights the key
+is ``distance << bits | counter``, one int64 compared once per step (on
+the CI box, 184 ms per search on a 250K x 1M random graph with a binary
+heap of (distance, counter, node) entries, 127-144 ms with this; warpath's
+own Dijkstra, free to break ties its way, 59-74 ms); float distances keep
+the counter beside them.
 
 Examples
 --------
@@ -25,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -34,55 +41,113 @@ from numba import njit
 DONE, CONTRADICTION = 0, 1
 
 
-@njit(cache=True, inline="always")
-def _before(hd, hs, i, j):
-    """Whether heap entry ``i`` pops before ``j``: smaller distance, then smaller counter."""
-    return hd[i] < hd[j] or (hd[i] == hd[j] and hs[i] < hs[j])
+ARITY = 4  # children per heap node: half the levels of a binary heap (as warpath's Dijkstra)
 
 
 @njit(cache=True, inline="always")
-def _swap(hd, hs, hv, i, j):
-    hd[i], hd[j] = hd[j], hd[i]
-    hs[i], hs[j] = hs[j], hs[i]
-    hv[i], hv[j] = hv[j], hv[i]
+def _before(key_a, seq_a, key_b, seq_b, packed):
+    """Whether entry ``a`` pops before ``b``: smaller distance, then smaller push counter.
+
+    Packed keys hold the counter in their low bits, so one comparison decides.
+    """
+    if packed:
+        return key_a < key_b
+    return key_a < key_b or (key_a == key_b and seq_a < seq_b)
 
 
 @njit(cache=True, inline="always")
-def _push(hd, hs, hv, size, d, seq, v):
+def _put(hk, hs, i, key, seq, packed):
+    """Write entry ``(key, seq)`` into slot ``i`` (packed keys carry their counter)."""
+    hk[i] = key
+    if not packed:
+        hs[i] = seq
+
+
+@njit(cache=True, inline="always")
+def _push(hk, hs, size, key, seq, packed):
+    """Add ``(key, seq)`` to a heap of ``size`` entries (a hole moves up to its place)."""
     i = size
-    hd[i] = d
-    hs[i] = seq
-    hv[i] = v
     while i > 0:
-        p = (i - 1) >> 1
-        if not _before(hd, hs, i, p):
+        p = (i - 1) // ARITY
+        if not _before(key, seq, hk[p], hs[p], packed):
             break
-        _swap(hd, hs, hv, i, p)
+        _put(hk, hs, i, hk[p], hs[p], packed)
         i = p
+    _put(hk, hs, i, key, seq, packed)
 
 
 @njit(cache=True, inline="always")
-def _pop_root(hd, hs, hv, size):
-    """Move the last of ``size`` entries to the root and sift it down (``size - 1`` remain)."""
+def _pop_root(hk, hs, size, packed):
+    """Remove the root of a heap of ``size`` entries: the last entry sinks from the root."""
     last = size - 1
-    hd[0] = hd[last]
-    hs[0] = hs[last]
-    hv[0] = hv[last]
+    key = hk[last]
+    seq = hs[last]
     i = 0
     while True:
-        c = 2 * i + 1
-        if c >= last:
+        first = ARITY * i + 1
+        if first >= last:
             break
-        if c + 1 < last and _before(hd, hs, c + 1, c):
-            c += 1
-        if not _before(hd, hs, c, i):
+        best = first
+        for c in range(first + 1, min(first + ARITY, last)):
+            if _before(hk[c], hs[c], hk[best], hs[best], packed):
+                best = c
+        if not _before(hk[best], hs[best], key, seq, packed):
             break
-        _swap(hd, hs, hv, i, c)
-        i = c
+        _put(hk, hs, i, hk[best], hs[best], packed)
+        i = best
+    _put(hk, hs, i, key, seq, packed)
 
 
-@njit(cache=True)
-def _dijkstra_kernel(indptr, indices, weights, sources, cutoff, has_cutoff, target):
+@njit(cache=True, inline="always")
+def _packed_key(d, shift, seq):
+    return (np.int64(d) << shift) | seq
+
+
+@njit(cache=True, inline="always")
+def _plain_key(d, shift, seq):
+    return d
+
+
+@njit(cache=True, inline="always")
+def _packed_seq(hk, hs, low):
+    return hk[0] & low
+
+
+@njit(cache=True, inline="always")
+def _plain_seq(hk, hs, low):
+    return hs[0]
+
+
+@njit(cache=True, inline="always")
+def _packed_keys(capacity, weights):
+    return np.empty(capacity, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _plain_keys(capacity, weights):
+    return np.empty(capacity, weights.dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def _kernel(packed: bool):
+    """The replay, compiled for packed integer keys or for plain keys (ties by counter)."""
+    key_of = _packed_key if packed else _plain_key
+    seq_of = _packed_seq if packed else _plain_seq
+    new_keys = _packed_keys if packed else _plain_keys
+
+    @njit(cache=True)
+    def dijkstra(indptr, indices, weights, sources, cutoff, has_cutoff, target, shift):
+        return _dijkstra_body(indptr, indices, weights, sources, cutoff, has_cutoff, target,
+                              shift, packed, key_of, seq_of, new_keys)
+
+    return dijkstra
+
+
+@njit(cache=True, inline="always")
+def _dijkstra_body(indptr, indices, weights, sources, cutoff, has_cutoff, target, shift, packed,
+                   key_of, seq_of, new_keys):
+    """``shift`` > 0 with ``packed``: integer distances keyed ``d << shift | counter`` (the
+    caller checked they fit); otherwise keys are the distances, ties by the counter."""
     n = indptr.shape[0] - 1
     # 0: unseen, 1: pushed, 2: settled (networkx's ``seen`` and ``dist`` dicts)
     state = np.zeros(n, np.int8)
@@ -92,9 +157,10 @@ def _dijkstra_kernel(indptr, indices, weights, sources, cutoff, has_cutoff, targ
     order = np.empty(n, np.int64)
     discovered = np.empty(n, np.int64)
     capacity = indices.shape[0] + sources.shape[0] + 1
-    hd = np.empty(capacity, weights.dtype)
-    hs = np.empty(capacity, np.int64)
-    hv = np.empty(capacity, np.int64)
+    hk = new_keys(capacity, weights)
+    hs = np.empty(capacity, np.int64)  # unused with packed keys, which hold their counters
+    pushed = np.empty(capacity, np.int64)  # the node of each push, by counter
+    low = (np.int64(1) << shift) - 1
     size = 0
     seq = 0
     settled = 0
@@ -106,13 +172,14 @@ def _dijkstra_kernel(indptr, indices, weights, sources, cutoff, has_cutoff, targ
             found += 1
         state[s] = 1
         tentative[s] = zero
-        _push(hd, hs, hv, size, zero, seq, s)
+        pushed[seq] = s
+        _push(hk, hs, size, key_of(zero, shift, seq), seq, packed)
         size += 1
         seq += 1
     while size > 0:
-        d_v = hd[0]
-        v = hv[0]
-        _pop_root(hd, hs, hv, size)
+        v = pushed[seq_of(hk, hs, low)]
+        d_v = tentative[v]
+        _pop_root(hk, hs, size, packed)
         size -= 1
         if state[v] == 2:
             continue
@@ -137,10 +204,30 @@ def _dijkstra_kernel(indptr, indices, weights, sources, cutoff, has_cutoff, targ
                 state[u] = 1
                 tentative[u] = vu
                 parent[u] = v
-                _push(hd, hs, hv, size, vu, seq, u)
+                pushed[seq] = u
+                _push(hk, hs, size, key_of(vu, shift, seq), seq, packed)
                 size += 1
                 seq += 1
     return DONE, order[:settled], dist, parent, discovered[:found]
+
+
+def packing_shift(num_nodes, num_arcs, largest, integer, num_sources) -> int:
+    """Bits for the push counter in a packed integer key, or 0 when keys cannot be packed.
+
+    Packing needs integer weights (``integer``) and ``|distance| << bits``
+    inside int64: distances are at most ``(n - 1) * largest`` in absolute
+    value (``largest`` = max |weight|; networkx's Dijkstra on negative weights
+    stops before a path repeats a node), counters below ``arcs + sources``.
+
+    Examples
+    --------
+    >>> packing_shift(2, 1, 5, True, 1), packing_shift(2, 1, 5.0, False, 1)
+    (2, 0)
+    """
+    if not integer:
+        return 0
+    bits = max(1, int(num_arcs + num_sources).bit_length())
+    return bits if int(largest) * max(num_nodes - 1, 1) < 2 ** (62 - bits) else 0
 
 
 class DijkstraRun(NamedTuple):
@@ -164,7 +251,8 @@ class DijkstraRun(NamedTuple):
     discovered: np.ndarray
 
 
-def dijkstra_scan(indptr, indices, weights, sources, cutoff=None, target=-1) -> DijkstraRun:
+def dijkstra_scan(indptr, indices, weights, sources, cutoff=None, target=-1,
+                  largest=None) -> DijkstraRun:
     """Dijkstra from ``sources`` (node indices, in networkx's iteration order), as networkx runs it.
 
     Raises
@@ -183,9 +271,13 @@ def dijkstra_scan(indptr, indices, weights, sources, cutoff=None, target=-1) -> 
     """
     sources = np.asarray(sources, dtype=np.int64)
     has_cutoff = cutoff is not None
-    status, order, dist, parent, discovered = _dijkstra_kernel(
+    if largest is None:  # max |weight|: callers that run often pass it, known once per graph
+        largest = np.abs(weights).max() if weights.size else 0
+    shift = packing_shift(indptr.shape[0] - 1, indices.shape[0], largest,
+                          weights.dtype.kind == "i", sources.size)
+    status, order, dist, parent, discovered = _kernel(shift > 0)(
         indptr, indices, weights, sources, float(cutoff) if has_cutoff else 0.0, has_cutoff,
-        int(target))
+        int(target), shift)
     if status == CONTRADICTION:
         raise ValueError("Contradictory paths found:", "negative weights?")
     return DijkstraRun(order, dist, parent, discovered)

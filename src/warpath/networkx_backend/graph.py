@@ -186,10 +186,22 @@ class BackendGraph:
 
     @property
     def node_array(self) -> np.ndarray:
-        """``nodes`` as a numpy array, to pick many nodes at once (``node_array[order].tolist()``)."""
+        """``nodes`` as a numpy array, to pick many nodes at once (``node_array[order].tolist()``).
+
+        Plain ``int`` nodes become an int64 array: ``tolist()`` then makes fresh,
+        equal ints laid out in order, and a dict of a million of them builds
+        four times faster than one keyed by the graph's own scattered int
+        objects (43 ms against 11 ms for 245K keys, docs/performance.md).
+        Other nodes stay the objects themselves.
+        """
         if "node_array" not in self._cache:
-            array = np.empty(len(self.nodes), dtype=object)
-            array[:] = self.nodes
+            nodes = self.nodes
+            limit = np.iinfo(np.int64)
+            if all(type(v) is int and limit.min <= v <= limit.max for v in nodes):
+                array = np.array(nodes, dtype=np.int64)
+            else:
+                array = np.empty(len(nodes), dtype=object)
+                array[:] = nodes
             self._cache["node_array"] = array
         return self._cache["node_array"]
 
@@ -199,6 +211,13 @@ class BackendGraph:
             self._cache["tails"] = np.repeat(np.arange(len(self.nodes), dtype=np.int64),
                                              np.diff(self.indptr))
         return self._cache["tails"]
+
+    @property
+    def largest_weight(self):
+        """The largest absolute weight (0 without arcs), computed once."""
+        if "largest" not in self._cache:
+            self._cache["largest"] = np.abs(self.weights).max().item() if self.weights.size else 0
+        return self._cache["largest"]
 
     def predecessor_csr(self):
         """``(indptr, indices, weights)`` of the arcs into each node, in ``G._pred`` order.

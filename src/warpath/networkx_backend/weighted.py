@@ -41,7 +41,7 @@ def _source_indices(G, sources):
 def _run_dijkstra(G, starts, cutoff=None, target=None):
     target_index = index_or_none(G, target) if target is not None else None
     return dijkstra_scan(G.indptr, G.indices, G.weights, starts, cutoff,
-                         -1 if target_index is None else target_index)
+                         -1 if target_index is None else target_index, G.largest_weight)
 
 
 # ------------------------------------------------------------------ Dijkstra
