@@ -15,6 +15,12 @@ if shutil.which("nvidia-smi") is None:
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+# networkx finds the warpath backend through its entry point, which only an installed checkout
+# has; register it here too so that backend="warpath" works in any test (the README's included).
+from networkx_backend._compare import ensure_backend_registered  # noqa: E402
+
+ensure_backend_registered()
 DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(
     os.path.dirname(__file__), "..", "..", "shared", "datasets")
 

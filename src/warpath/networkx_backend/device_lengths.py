@@ -1,0 +1,104 @@
+"""Shortest-path lengths on the GPU through warpath's own methods, when the device is the GPU.
+
+The backend's device is ``nx.config.backends.warpath.device`` (``"auto"``
+by default, or ``"cpu"`` / ``"cuda"``), resolved by warpath's rule:
+``"auto"`` takes the GPU only when a real one is usable.  On the GPU, the
+functions that return lengths alone (``single_source_dijkstra_path_length``
+and ``all_pairs_dijkstra_path_length``, without ``cutoff`` and on
+non-negative weights) run warpath's SSSP methods; everything else, and every
+call on the CPU, runs the networkx-order kernels.
+
+The lengths are the same numbers (the least sums over paths, whatever the
+order of relaxation).  What the GPU cannot give is networkx's settle order
+among equal distances, which depends on its heap: its dicts list nodes by
+distance, ties in graph order, instead of networkx's order among the ties.
+
+Examples
+--------
+>>> import networkx as nx
+>>> from warpath.networkx_backend.graph import BackendGraph
+>>> g = BackendGraph.from_networkx(nx.path_graph(3), "weight")
+>>> lengths_from(g, [0], None, device="cpu") is None   # the CPU path: the caller's kernels
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Sources per warpath.multi_source call on the GPU (rows of distances held at once).
+SOURCE_BATCH = 256
+
+
+def configured_device() -> str:
+    """``nx.config.backends.warpath.device``, or ``"auto"`` when networkx has no such setting."""
+    import networkx as nx
+
+    try:
+        return nx.config.backends.warpath.device
+    except AttributeError:
+        return "auto"
+
+
+def _gpu_chosen(G, cutoff, device) -> bool:
+    from ..device import resolve_device
+
+    device = configured_device() if device is None else device
+    if cutoff is not None or resolve_device(device, "sssp", "auto") != "cuda":
+        return False
+    if G.indices.size and G.weights.min() < 0:
+        return False  # networkx's Dijkstra on negative weights: only the replay reproduces it
+    try:
+        G.warpath_graph()
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _as_dict(G, source, distances, exact):
+    """``{node: length}`` of one row: the source, then reached nodes by distance, ties in
+    graph order."""
+    values = exact if exact is not None else distances
+    reached = np.flatnonzero(np.isfinite(distances))
+    reached = reached[reached != source]
+    order = np.r_[source, reached[np.argsort(distances[reached], kind="stable")]]
+    result = dict(zip(G.node_array[order].tolist(), values[order].tolist()))
+    result[G.nodes[source]] = 0
+    return result
+
+
+def lengths_from(G, starts, cutoff, *, device=None):
+    """The lengths dict from one start on the GPU, or ``None`` when the CPU kernels should run."""
+    if len(set(starts)) != 1 or not _gpu_chosen(G, cutoff, device):
+        return None
+    import warpath
+
+    result = warpath.sssp(G.warpath_graph(), starts[0], device="cuda", predecessors=False)
+    return _as_dict(G, starts[0], result.distances, result.exact_distances)
+
+
+def all_pairs_lengths(G, cutoff, *, device=None):
+    """A generator of ``(node, lengths)`` computed on the GPU, or ``None`` for the CPU kernels."""
+    if len(G) == 0 or not _gpu_chosen(G, cutoff, device):
+        return None
+    return _all_pairs_rows(G)
+
+
+def _all_pairs_rows(G):
+    import warpath
+    from warpath import methods
+
+    graph = G.warpath_graph()
+    n = len(G)
+    if methods.available("multi_source", "cuda"):
+        for start in range(0, n, SOURCE_BATCH):
+            sources = np.arange(start, min(start + SOURCE_BATCH, n))
+            block = warpath.multi_source(graph, sources, device="cuda", predecessors=False)
+            exact = block.exact_distances
+            for row, s in enumerate(sources.tolist()):
+                yield G.nodes[s], _as_dict(G, s, block.distances[row],
+                                           None if exact is None else exact[row])
+    else:
+        for s in range(n):
+            result = warpath.sssp(graph, s, device="cuda", predecessors=False)
+            yield G.nodes[s], _as_dict(G, s, result.distances, result.exact_distances)

@@ -1,0 +1,113 @@
+"""networkx-shaped results from index arrays: dicts keyed by node, paths as lists of nodes.
+
+Building a dict is the costly part of a large answer (a million entries take
+tens of milliseconds however they are made), so keys and values go through
+numpy fancy indexing and one ``tolist()`` each, then ``dict(zip(...))``,
+rather than a Python loop over indices; ``docs/performance.md`` has the
+figures.
+
+Examples
+--------
+>>> import networkx as nx, numpy as np
+>>> from warpath.networkx_backend.graph import BackendGraph
+>>> g = BackendGraph.from_networkx(nx.path_graph("abc"))
+>>> lengths(g, np.array([2, 0]), np.array([0.5, 1.0, 0.0]), sources=[2])
+{'c': 0, 'a': 0.5}
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+
+def node_of(graph, node, error):
+    """The index of ``node`` in ``graph``, or raise ``error`` (an exception instance) if absent."""
+    try:
+        return graph.index[node]
+    except (KeyError, TypeError):
+        raise error from None
+
+
+def index_or_none(graph, node):
+    """The index of ``node``, or ``None`` when it is not a node of ``graph``."""
+    try:
+        return graph.index.get(node)
+    except TypeError:
+        return None
+
+
+def lengths(graph, order, values, sources=()):
+    """``{node: value}`` over ``order`` (node indices), in that order.
+
+    ``sources`` keep the integer ``0`` networkx gives a start node, also when
+    the other lengths are floats.
+    """
+    keys = graph.node_array[order].tolist()
+    result = dict(zip(keys, values[order].tolist()))
+    if values.dtype.kind == "f":
+        nodes = graph.nodes
+        for s in sources:
+            if nodes[s] in result and result[nodes[s]] == 0:
+                result[nodes[s]] = 0
+    return result
+
+
+def value(values, i, sources=()):
+    """One length as a Python number (``0`` for a source, as networkx)."""
+    if i in sources and values[i] == 0:
+        return 0
+    return values[i].item()
+
+
+def paths_by_parent(graph, starts, order, parent, *, prepend=False):
+    """networkx's paths dict: ``starts`` first (``[s]``), then each node of ``order`` by its parent.
+
+    ``prepend``: paths run toward the start (``[v] + path(parent)``), as in
+    single-target searches.  A node whose parent has no path yet raises the
+    ``KeyError`` networkx raises in the same situation.
+    """
+    nodes = graph.nodes
+    paths = {nodes[s]: [nodes[s]] for s in starts}
+    keys = graph.node_array[order].tolist()
+    parents = parent[order]
+    parent_nodes = graph.node_array[np.where(parents >= 0, parents, 0)].tolist()
+    for v, p, has_parent in zip(keys, parent_nodes, (parents >= 0).tolist()):
+        if not has_parent:
+            raise KeyError(v)
+        paths[v] = [v] + paths[p] if prepend else paths[p] + [v]
+    return paths
+
+
+def walk_back(graph, parent, target):
+    """The node path from a start to index ``target`` by following ``parent`` (-1 ends it)."""
+    path = [target]
+    limit = parent.shape[0]
+    while parent[path[-1]] >= 0 and len(path) <= limit:
+        path.append(int(parent[path[-1]]))
+    path.reverse()
+    return [graph.nodes[i] for i in path]
+
+
+def grouped_lists(graph, keys_order, heads, tails, seed=None):
+    """``{node: [node, ...]}`` over ``keys_order``, listing ``tails`` under their ``heads``.
+
+    ``heads``/``tails`` are grouped by head; ``seed`` pre-fills lists
+    (networkx's ``{source: []}``).
+    """
+    node_array = graph.node_array
+    result = {node: [] for node in node_array[keys_order].tolist()}
+    if seed:
+        result.update(seed)
+    if heads.size:
+        starts = np.flatnonzero(np.r_[True, heads[1:] != heads[:-1]])
+        ends = np.r_[starts[1:], heads.size]
+        tail_nodes = node_array[tails].tolist()
+        for head, lo, hi in zip(node_array[heads[starts]].tolist(), starts.tolist(), ends.tolist()):
+            result[head] = tail_nodes[lo:hi]
+    return result
+
+
+def no_path(message):
+    """networkx's ``NetworkXNoPath`` with ``message``."""
+    return nx.NetworkXNoPath(message)

@@ -1,0 +1,335 @@
+"""The weighted shortest-path functions of ``networkx.algorithms.shortest_paths.weighted``.
+
+Each takes networkx's arguments (``G`` already converted to a
+:class:`~.graph.BackendGraph` with the ``weight`` attribute read, so
+``weight`` itself is not used again) and returns what networkx returns, in
+the same order and with the same exceptions.  The searches are the
+networkx-order kernels of this package (:mod:`.dijkstra_order`,
+:mod:`.bellman_ford_order`, :mod:`.bidirectional_dijkstra`), so tie-breaking
+among equal paths, ``cutoff`` and early stops match networkx; lengths alone
+may run on the GPU (:mod:`.device_lengths`).
+
+Examples
+--------
+>>> import networkx as nx
+>>> from warpath.networkx_backend.graph import BackendGraph
+>>> G = BackendGraph.from_networkx(nx.path_graph(4), "weight")
+>>> single_source_dijkstra(G, 0, target=3)
+(3, [0, 1, 2, 3])
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from . import device_lengths
+from .bellman_ford_order import bellman_ford_scan
+from .bidirectional_dijkstra import bidirectional_dijkstra as _bidirectional_scan
+from .dijkstra_order import dijkstra_scan, tight_predecessors
+from .results import (grouped_lists, index_or_none, lengths, node_of, paths_by_parent, value,
+                      walk_back)
+
+
+def _source_indices(G, sources):
+    """networkx's checks on ``sources``, then their indices in iteration order."""
+    if not sources:
+        raise ValueError("sources must not be empty")
+    return [node_of(G, s, nx.NodeNotFound(f"Node {s} not found in graph")) for s in sources]
+
+
+def _run_dijkstra(G, starts, cutoff=None, target=None):
+    target_index = index_or_none(G, target) if target is not None else None
+    return dijkstra_scan(G.indptr, G.indices, G.weights, starts, cutoff,
+                         -1 if target_index is None else target_index, G.largest_weight)
+
+
+# ------------------------------------------------------------------ Dijkstra
+
+def dijkstra_path(G, source, target, weight="weight"):
+    """networkx's ``dijkstra_path``: the node list of a shortest path."""
+    return single_source_dijkstra(G, source, target=target, weight=weight)[1]
+
+
+def dijkstra_path_length(G, source, target, weight="weight"):
+    """networkx's ``dijkstra_path_length``."""
+    s = node_of(G, source, nx.NodeNotFound(f"Node {source} not found in graph"))
+    if source == target:
+        return 0
+    run = _run_dijkstra(G, [s], target=target)
+    t = index_or_none(G, target)
+    if t is None or run.order.size == 0 or run.order[-1] != t:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return value(run.dist, t, (s,))
+
+
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    """networkx's ``single_source_dijkstra_path``: ``{node: path}``."""
+    return multi_source_dijkstra_path(G, {source}, cutoff=cutoff, weight=weight)
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    """networkx's ``single_source_dijkstra_path_length``: ``{node: length}`` (GPU when chosen)."""
+    return multi_source_dijkstra_path_length(G, {source}, cutoff=cutoff, weight=weight)
+
+
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    """networkx's ``single_source_dijkstra``: ``(lengths, paths)`` or, with a target, one pair."""
+    return multi_source_dijkstra(G, {source}, target=target, cutoff=cutoff, weight=weight)
+
+
+def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
+    """networkx's ``multi_source_dijkstra_path``."""
+    return multi_source_dijkstra(G, sources, cutoff=cutoff, weight=weight)[1]
+
+
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    """networkx's ``multi_source_dijkstra_path_length`` (one source may run on the GPU)."""
+    starts = _source_indices(G, sources)
+    on_device = device_lengths.lengths_from(G, starts, cutoff)
+    if on_device is not None:
+        return on_device
+    run = _run_dijkstra(G, starts, cutoff)
+    return lengths(G, run.order, run.dist, starts)
+
+
+def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
+    """networkx's ``multi_source_dijkstra``."""
+    starts = _source_indices(G, sources)
+    if target in sources:
+        return (0, [target])
+    run = _run_dijkstra(G, starts, cutoff, target)
+    if target is None:
+        distinct = list(dict.fromkeys(starts))
+        paths = paths_by_parent(G, distinct, run.order[len(distinct):], run.parent)
+        return lengths(G, run.order, run.dist, starts), paths
+    t = index_or_none(G, target)
+    if t is None or run.order.size == 0 or run.order[-1] != t:
+        raise nx.NetworkXNoPath(f"No path to {target}.")
+    return value(run.dist, t, starts), walk_back(G, run.parent, t)
+
+
+def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
+    """networkx's ``dijkstra_predecessor_and_distance``: ``(pred, dist)``, all tight predecessors."""
+    s = node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
+    run = _run_dijkstra(G, [s], cutoff)
+    heads, tails = tight_predecessors(G.indptr, G.indices, G.weights, run)
+    pred = grouped_lists(G, run.discovered, heads, tails)
+    return pred, lengths(G, run.order, run.dist, (s,))
+
+
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    """networkx's ``all_pairs_dijkstra``: yields ``(node, (lengths, paths))``."""
+    for n in G:
+        yield (n, single_source_dijkstra(G, n, cutoff=cutoff, weight=weight))
+
+
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    """networkx's ``all_pairs_dijkstra_path_length``: yields ``(node, lengths)`` (GPU when chosen)."""
+    on_device = device_lengths.all_pairs_lengths(G, cutoff)
+    if on_device is not None:
+        yield from on_device
+        return
+    for n in G:
+        yield (n, single_source_dijkstra_path_length(G, n, cutoff=cutoff, weight=weight))
+
+
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    """networkx's ``all_pairs_dijkstra_path``: yields ``(node, paths)``."""
+    for n in G:
+        yield (n, single_source_dijkstra_path(G, n, cutoff=cutoff, weight=weight))
+
+
+def bidirectional_dijkstra(G, source, target, weight="weight"):
+    """networkx's ``bidirectional_dijkstra``: ``(length, path)`` by its alternating search."""
+    s = node_of(G, source, nx.NodeNotFound(f"Source {source} is not in G"))
+    t = node_of(G, target, nx.NodeNotFound(f"Target {target} is not in G"))
+    if source == target:
+        return (0, [source])
+    found = _bidirectional_scan((G.indptr, G.indices, G.weights), G.predecessor_csr(), s, t)
+    if found is None:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    length, path = found
+    return length, [G.nodes[i] for i in path]
+
+
+# ------------------------------------------------------------------ Bellman-Ford
+
+def _negative_self_loop(G) -> bool:
+    loops = G.tails() == G.indices
+    return bool(np.any(G.weights[loops] < 0))
+
+
+def _run_bellman_ford(G, starts, heuristic=True):
+    run = bellman_ford_scan(G.indptr, G.indices, G.weights, starts, heuristic)
+    if run.cycle_at >= 0:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    return run
+
+
+def _bellman_ford_source(G, source):
+    return node_of(G, source, nx.NodeNotFound(f"Source {source} not in G"))
+
+
+def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
+                                          heuristic=False):
+    """networkx's ``bellman_ford_predecessor_and_distance``: ``(pred, dist)``."""
+    s = node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
+    if _negative_self_loop(G):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if len(G) == 1:
+        return {source: []}, {source: 0}
+    run = _run_bellman_ford(G, [s], heuristic)
+    pred = {G.nodes[v]: [G.nodes[u] for u in us] for v, us in run.predecessor_lists().items()}
+    return pred, lengths(G, run.discovered, run.dist, (s,))
+
+
+def _bellman_ford_paths(G, s, run, target):
+    """networkx's paths: each follows first predecessors (the last strict improver) back."""
+    first = run.first_predecessors()
+    first[s] = -1
+    if target is not None:
+        return walk_back(G, first, target)
+    paths = {G.nodes[s]: [G.nodes[s]]}
+    for v in run.discovered.tolist():
+        if v != s:
+            paths[G.nodes[v]] = walk_back(G, first, v)
+    return paths
+
+
+def single_source_bellman_ford(G, source, target=None, weight="weight"):
+    """networkx's ``single_source_bellman_ford``: ``(lengths, paths)`` or one pair."""
+    if source == target:
+        node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
+        return (0, [source])
+    s = _bellman_ford_source(G, source)
+    run = _run_bellman_ford(G, [s])
+    if target is None:
+        return lengths(G, run.discovered, run.dist, (s,)), _bellman_ford_paths(G, s, run, None)
+    t = index_or_none(G, target)
+    if t is None or not run.reached[t]:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return value(run.dist, t, (s,)), _bellman_ford_paths(G, s, run, t)
+
+
+def bellman_ford_path(G, source, target, weight="weight"):
+    """networkx's ``bellman_ford_path``."""
+    return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
+
+
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    """networkx's ``bellman_ford_path_length``."""
+    if source == target:
+        node_of(G, source, nx.NodeNotFound(f"Node {source} not found in graph"))
+        return 0
+    s = _bellman_ford_source(G, source)
+    run = _run_bellman_ford(G, [s])
+    t = index_or_none(G, target)
+    if t is None or not run.reached[t]:
+        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return value(run.dist, t, (s,))
+
+
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    """networkx's ``single_source_bellman_ford_path``."""
+    return single_source_bellman_ford(G, source, weight=weight)[1]
+
+
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    """networkx's ``single_source_bellman_ford_path_length``."""
+    s = _bellman_ford_source(G, source)
+    run = _run_bellman_ford(G, [s])
+    return lengths(G, run.discovered, run.dist, (s,))
+
+
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    """networkx's ``all_pairs_bellman_ford_path_length``: yields ``(node, lengths)``."""
+    for n in G:
+        yield (n, dict(single_source_bellman_ford_path_length(G, n, weight=weight)))
+
+
+def all_pairs_bellman_ford_path(G, weight="weight"):
+    """networkx's ``all_pairs_bellman_ford_path``: yields ``(node, paths)``."""
+    for n in G:
+        yield (n, single_source_bellman_ford_path(G, n, weight=weight))
+
+
+def negative_edge_cycle(G, weight="weight", heuristic=True):
+    """networkx's ``negative_edge_cycle``: whether the graph has a negative cycle anywhere.
+
+    warpath's Johnson potentials (Bellman-Ford from every node at once) decide
+    it; graphs :class:`warpath.Graph` cannot hold (infinite weights) take the
+    networkx-order search instead.  ``heuristic`` changes only how soon
+    networkx notices a cycle, not the answer.
+    """
+    if G.indices.size == 0:
+        return False
+    if _negative_self_loop(G):
+        return True
+    if G.weights.min() >= 0:
+        return False
+    try:
+        graph = G.warpath_graph()
+    except NotImplementedError:
+        run = bellman_ford_scan(G.indptr, G.indices, G.weights, np.arange(len(G)), heuristic)
+        return bool(run.cycle_at >= 0)
+    from ..apsp.johnson import johnson_dtype, potentials
+    from ..errors import NegativeCycleError
+
+    try:
+        potentials(graph, johnson_dtype(graph))
+    except NegativeCycleError:
+        return True
+    return False
+
+
+def find_negative_cycle(G, source, weight="weight"):
+    """networkx's ``find_negative_cycle``: the cycle its Bellman-Ford detects first."""
+    s = _bellman_ford_source(G, source)
+    run = bellman_ford_scan(G.indptr, G.indices, G.weights, [s], True)
+    if run.cycle_at < 0:
+        raise nx.NetworkXError("No negative cycles detected.")
+    cycle = _cycle_through(run, int(run.cycle_at))
+    return [G.nodes[i] for i in cycle]
+
+
+def _cycle_through(run, v):
+    """networkx's depth-first walk over the predecessor lists from ``v`` back to ``v``.
+
+    Each step takes the last untried predecessor of the node on top; the
+    walk ends when the top node lists ``v``.
+    """
+    stack = [(v, run.predecessors_of(v))]
+    on_walk = {v}
+    cycle = []
+    while stack:
+        node, untried = stack[-1]
+        if v in untried:
+            cycle.extend([node, v])
+            return cycle[::-1]
+        if untried:
+            previous = untried.pop()
+            if previous not in on_walk:
+                stack.append((previous, run.predecessors_of(previous)))
+                cycle.append(node)
+                on_walk.add(previous)
+        else:
+            stack.pop()
+            if cycle:
+                cycle.pop()
+            else:
+                raise nx.NetworkXError("Negative cycle is detected but not found")
+    raise nx.NetworkXUnbounded("negative cycle detected but not identified")
+
+
+def johnson(G, weight="weight"):
+    """networkx's ``johnson``: ``{source: {target: path}}`` after Bellman-Ford reweighting."""
+    starts = np.arange(len(G))
+    run = _run_bellman_ford(G, starts)
+    h = run.dist
+    reweighted = (G.weights + h[G.tails()]) - h[G.indices]
+    result = {}
+    for s in range(len(G)):
+        single = dijkstra_scan(G.indptr, G.indices, reweighted, [s])
+        result[G.nodes[s]] = paths_by_parent(G, [s], single.order[1:], single.parent)
+    return result
