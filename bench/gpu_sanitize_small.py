@@ -15,21 +15,28 @@ import warpath
 from warpath import generators as gen
 
 
+#: Every method, both loops; hbf with all its optimizations and with each one off.
+RUNS = ([(m, {"loop": loop}) for m in ("edge-bf", "edge-bf-flags", "harish", "locality")
+         for loop in ("paper", "fast")]
+        + [("hbf", o) for o in ({}, {"dedup": False}, {"classify": False},
+                                {"coalesced_enqueue": False}, {"virtual_warps": False},
+                                {"high_degree": 8}, {"trace": True})])
+
+
 def main():
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
     failures = 0
     for g in graphs:
         ref = csgraph.bellman_ford(g.to_scipy(), indices=0)
-        for method in ("edge-bf", "edge-bf-flags", "harish", "locality"):
-            for loop in ("paper", "fast"):
-                r = warpath.sssp(g, 0, method=method, device="cuda", loop=loop)
-                ok = np.allclose(r.distances, ref, rtol=1e-6) and all(
-                    len(r.path(t)) > 0 for t in np.flatnonzero(np.isfinite(ref)))
-                failures += not ok
-                print(g.num_vertices, method, loop, "ok" if ok else "WRONG", flush=True)
+        for method, options in RUNS:
+            r = warpath.sssp(g, 0, method=method, device="cuda", **options)
+            ok = np.allclose(r.distances, ref, rtol=1e-6) and all(
+                len(r.path(t)) > 0 for t in np.flatnonzero(np.isfinite(ref)))
+            failures += not ok
+            print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
     cyclic = gen.with_negative_cycle(gen.grid(5, 5, seed=5), seed=6)
-    for method in ("edge-bf", "edge-bf-flags", "harish", "locality"):
+    for method in ("edge-bf", "edge-bf-flags", "harish", "locality", "hbf"):
         try:
             warpath.sssp(cyclic, 0, method=method, device="cuda")
             failures += 1

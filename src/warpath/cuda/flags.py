@@ -18,6 +18,8 @@ Examples
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import cuda
 
@@ -64,6 +66,17 @@ def round_changed(conv, r):
     return conv[r % 3] != 0 and conv[NEGATIVE_CYCLE] == 0
 
 
+_local = threading.local()
+
+
+def _pinned_flags():
+    """One pinned host buffer per thread for flag reads: a page-locked allocation costs far
+    more than the read itself, and every query reads its flags the same way."""
+    if not hasattr(_local, "flags"):
+        _local.flags = cuda.pinned_array(4, dtype=np.int32)
+    return _local.flags
+
+
 class ConvergenceFlags:
     """The device array ``conv`` (int32[4]) and a pinned host buffer to read it into.
 
@@ -75,7 +88,7 @@ class ConvergenceFlags:
 
     def __init__(self):
         self.device = cuda.to_device(np.zeros(4, dtype=np.int32))
-        self._host = cuda.pinned_array(4, dtype=np.int32)
+        self._host = _pinned_flags()
 
     def read(self) -> np.ndarray:
         """Copy the flags to the host (one host synchronisation)."""

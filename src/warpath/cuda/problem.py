@@ -41,6 +41,14 @@ DEVICE_INTEGER_TYPES = (np.int32, np.int64)
 
 
 @cuda.jit
+def _init_row(d, source, inf):
+    """Agarwal Alg. 2 for one row: d[0, v] = 0 at the source, infinity elsewhere."""
+    v = cuda.grid(1)
+    if v < d.shape[1]:
+        d[0, v] = 0 if v == source else inf
+
+
+@cuda.jit
 def _init_rows(d, sources, inf):
     """d[row, v] = 0 where v is row's source, infinity elsewhere (Agarwal Alg. 2, per row)."""
     i = cuda.grid(1)
@@ -138,8 +146,11 @@ class Problem:
 
     def _initial_distances(self):
         d = cuda.device_array((self.rows, self.n), dtype=self.dtype)
-        _init_rows[blocks_for(self.rows * self.n), THREADS](
-            d, cuda.to_device(self.sources), infinity(self.dtype))
+        if self.rows == 1:  # no upload of a one-element sources array
+            _init_row[blocks_for(self.n), THREADS](d, self.source, infinity(self.dtype))
+        else:
+            _init_rows[blocks_for(self.rows * self.n), THREADS](
+                d, cuda.to_device(self.sources), infinity(self.dtype))
         self.tally.launch()
         return d
 
