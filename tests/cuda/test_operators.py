@@ -77,7 +77,8 @@ def _solve(graph, sources, mapping, loop, output=NO_OUTPUT):
     frontier = None
     if mapping.kind == "frontier":
         # No duplicate removal here: a vertex can enter one round's frontier once per in-arc.
-        frontier = problem.frontier(capacity=problem.m + 1, heavy_degree=mapping.heavy_degree)
+        frontier = problem.frontier(capacity=problem.m + 1, heavy_degree=mapping.heavy_degree,
+                                    repeats=True)
         step = advance(mapping, reached, relax, QUEUE, mapping.heavy_degree)
     stats, negative = enact(problem, [step], state, loop=loop, frontier=frontier)
     return problem, stats, negative
