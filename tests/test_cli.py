@@ -414,25 +414,41 @@ def test_python_m_warpath_error_is_one_line(tmp_path):
     assert_one_line_error(done.stderr, "missing.gr")
 
 
-def test_apsp_in_chunks_with_a_progress_bar(small_random_file, tmp_path, capsys, monkeypatch):
-    """On a terminal, big apsp runs as multi-source chunks behind a bar: same matrix."""
+@pytest.mark.parametrize("method", ["repeated-sssp", "johnson", "floyd-warshall"])
+def test_apsp_progress_lines_when_not_on_a_terminal(small_random_file, tmp_path, capsys,
+                                                    monkeypatch, method):
+    """Piped (not a terminal), a big apsp says how far it is on stderr; same matrix."""
     import warpath.cli as cli
 
-    monkeypatch.setattr(cli, "_stderr_is_terminal", lambda: True)
     monkeypatch.setattr(cli, "APSP_PROGRESS_MIN_VERTICES", 1)
-    monkeypatch.setattr(cli, "APSP_PROGRESS_CHUNKS", 7)
     expected = floyd_warshall(min_weight_csr(*read_dimacs(small_random_file)))
     csv_file = tmp_path / "m.csv"
-    status, out, err = run_cli(capsys, "apsp", small_random_file, "-m", "repeated-sssp",
-                               "-o", csv_file)
+    status, out, err = run_cli(capsys, "apsp", small_random_file, "-m", method, "-o", csv_file)
     assert status == 0, err
-    assert "sources" in err  # the bar was drawn
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith(f"apsp ({method}, cpu): ") for line in lines), err
+    assert lines[-1].split(": ")[1].startswith("100% (")
     rows = [line.split(",") for line in csv_file.read_text().splitlines()[1:]]
     got = np.full_like(expected, np.inf)
     for s, _, t, _, distance, _ in rows:
         got[int(s), int(t)] = float(distance)
     np.testing.assert_array_equal(got, expected)
-    assert summary_value(out, "method") == "repeated-sssp (cpu)"
+    assert summary_value(out, "method") == f"{method} (cpu)"
+
+
+def test_apsp_progress_bar_on_a_terminal(small_random_file, capsys, monkeypatch):
+    import warpath.cli as cli
+    import warpath.progress
+
+    monkeypatch.setattr(cli, "APSP_PROGRESS_MIN_VERTICES", 1)
+    drawn = []
+    monkeypatch.setattr(warpath.progress, "ProgressBar",
+                        lambda label, stream=None: drawn.append(label) or
+                        warpath.progress.ProgressLines(label, stream))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    status, out, err = run_cli(capsys, "apsp", small_random_file, "-m", "johnson")
+    assert status == 0, err
+    assert drawn == ["apsp (johnson, cpu)"]
 
 
 # ---------------------------------------------------------------------------- the README

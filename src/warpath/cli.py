@@ -8,11 +8,16 @@ The command speaks the file's own vertex ids: ``--source 1`` on a DIMACS file
 is the file's vertex 1 (internal index 0).  Result files are indexed by
 internal vertex, and CSV output carries the file's label beside each index.
 
-Every error a user can cause (a missing or malformed file, a source that is
-not in the graph, a negative cycle, an unknown method, no GPU, bad arguments)
-prints one line, ``warpath: error: ...``, and exits with status 1 (2 for
-usage errors), never with a traceback.  Set ``WARPATH_DEBUG=1`` to get the
-traceback of an unexpected failure.
+Every error a user can cause prints one line, ``warpath: error: ...``, never
+a traceback, and the exit status follows one rule: 2 when the command line
+itself is wrong (an unknown command, flag, method, option or suite, or a
+value out of its domain such as ``-O heap_arity=0``), 1 when the command line
+is fine but the data or the machine says no (a missing or malformed file, a
+vertex not in the graph, a negative cycle, no GPU, not enough memory, or a
+bug, which says "internal error").  Warnings are one line too,
+``warpath: warning: ...``.  Closing the output early (``warpath methods |
+head -1``) is not an error.  Set ``WARPATH_DEBUG=1`` to get the traceback of
+an unexpected failure.
 
 Examples
 --------
@@ -33,33 +38,34 @@ import csv
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 import warpath
 
-from . import methods
-from .device import gpu_status, resolve_device
-from .errors import NegativeCycleError, SourceError, WarpathError
+from . import methods, output, progress
+from .apsp import memory as apsp_memory
+from .device import gpu_status
+from .errors import ArgumentError, NegativeCycleError, SourceError, WarpathError, WarpathWarning
+from .formats import check_folder
 from .graph import Graph
-from .result import DistanceMatrix
 
 PROG = "warpath"
 RESULT_SUFFIXES = (".npy", ".csv")
 GENERATOR_KINDS = ("random", "rmat", "power_law", "ring", "complete", "grid")
 # Above this many bytes a file read shows a progress indicator (on a terminal only).
 BIG_FILE_BYTES = 32 * 2**20
-# From this many vertices, apsp on a terminal runs in chunks of sources behind a progress bar.
+# From this many vertices apsp reports its progress on stderr (a bar on a terminal, else lines).
 APSP_PROGRESS_MIN_VERTICES = 2048
-APSP_PROGRESS_CHUNKS = 100
 
 
-class UsageError(Exception):
-    """Arguments that parse but do not make sense together (exit status 2)."""
+class UsageError(ArgumentError):
+    """A command line that does not parse or whose arguments do not go together (exit status 2)."""
 
 
-class CommandError(Exception):
+class CommandError(WarpathError):
     """A failure the user can fix that is not one of warpath's typed errors (exit status 1)."""
 
 
@@ -376,25 +382,15 @@ def _check_output(path, suffixes=RESULT_SUFFIXES):
     suffix = Path(path).suffix.lower()
     if suffix not in suffixes:
         raise UsageError(f"--output {path}: the name must end in {' or '.join(suffixes)}")
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise CommandError(f"--output {path}: the directory {parent} does not exist")
+    check_folder(path)
     return suffix
 
 
-def _choose(problem, graph, args, options):
-    """The method and device that ``method=args.method, device=args.device`` will run."""
-    device = resolve_device(args.device, problem, args.method)
-    if args.method == "auto":
-        chosen = methods.choose(problem, device, graph)
-    else:
-        chosen = methods.find(problem, args.method, device)
-    unknown = sorted(set(options) - set(chosen.options))
-    if unknown:
-        takes = ", ".join(chosen.options) or "none"
-        raise UsageError(f"method {chosen.name!r} has no option {', '.join(unknown)} "
-                         f"(it takes: {takes})")
-    return chosen
+def _resolve(problem, graph, args, options):
+    """The method and device that will run: the library's own rule (:func:`methods.resolve`)."""
+    limit = getattr(args, "limit", None) is not None
+    return methods.resolve(problem, graph, args.method, args.device, limit=limit,
+                           options=options)
 
 
 def _warm_up(problem, graph, chosen, kwargs) -> float:
@@ -550,11 +546,11 @@ def _run_single_source(problem, args) -> int:
     kwargs = dict(options, predecessors=args.predecessors)
     if args.limit is not None:
         kwargs["limit"] = args.limit
-    chosen = _choose(problem, graph, args, options)
+    chosen = _resolve(problem, graph, args, options)
     warm_up_seconds = _warm_up(problem, graph, chosen, kwargs)
     entry = warpath.sssp if problem == "sssp" else warpath.bfs
     try:
-        result = entry(graph, source, method=args.method, device=args.device, **kwargs)
+        result = entry(graph, source, method=chosen.name, device=chosen.device, **kwargs)
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(
             graph, err.cycle, f"reachable from source {args.source}")) from None
@@ -628,94 +624,51 @@ def run_apsp(args) -> int:
     suffix = _check_output(args.output)
     graph, read_seconds = _read_graph(args)
     n = graph.num_vertices
-    _check_apsp_memory(n, args.predecessors)
-    chosen = _choose("apsp", graph, args, options)
+    chosen = _resolve("apsp", graph, args, options)
+    # The summary and the files read the result in row blocks: no float64 copy to count.
+    apsp_memory.estimate(graph, method=chosen, predecessors=args.predecessors,
+                         float_distances=False).check()
+    if suffix == ".csv":
+        warning = output.csv_warning(args.output, graph, n)
+        if warning:
+            warnings.warn(warning, WarpathWarning, stacklevel=1)
+    report = progress.reporter(f"apsp ({chosen.name}, {chosen.device})") \
+        if n >= APSP_PROGRESS_MIN_VERTICES else None
     try:
-        result = _apsp(graph, args, options, chosen)
+        result = warpath.apsp(graph, method=chosen.name, device=chosen.device,
+                              predecessors=args.predecessors, progress=report, **options)
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(graph, err.cycle)) from None
-    distances = result.distances
-    finite = np.isfinite(distances)
-    # Each source's search traverses the arcs leaving the vertices it reaches.
-    reached_arcs = int((finite.astype(np.int64) @ graph.out_degrees().astype(np.int64)).sum())
-    pairs = int(finite.sum())
-    largest = distances[finite].max() if pairs else 0.0
+    finally:
+        if report is not None:
+            report.close()
+    pairs, largest, reached_arcs = _matrix_summary(result, graph.out_degrees().astype(np.int64))
     rows = [("graph", _graph_line(graph, args.file, read_seconds)),
             ("reachable pairs", f"{pairs:,} of {n * n:,} ({100.0 * pairs / (n * n):.1f}%)"),
             ("max distance", _fmt_number(largest))]
     rows += _run_rows(result.stats, reached_arcs, None)
     if args.output:
         if suffix == ".npy":
-            np.save(args.output, distances)
+            output.write_matrix_npy(args.output, result)
         else:
-            _write_apsp_csv(args.output, graph, result)
+            output.write_pairs_csv(args.output, graph, result)
         rows.append(("output", args.output))
     _print_rows(rows)
     return 0
 
 
-def _apsp(graph, args, options, chosen):
-    """:func:`warpath.apsp`, or on a terminal and a big graph the same rows computed by
-    :func:`warpath.multi_source` in chunks of sources behind a progress bar (when the
-    chosen method also solves multi-source problems)."""
-    n = graph.num_vertices
-    twin = any(m.name == chosen.name for m in methods.available("multi_source", chosen.device))
-    if not (twin and n >= APSP_PROGRESS_MIN_VERTICES and _stderr_is_terminal()):
-        return warpath.apsp(graph, method=args.method, device=args.device,
-                            predecessors=args.predecessors, **options)
-    from tqdm import tqdm
-
-    parts = []
-    with tqdm(total=n, unit="sources", desc=f"apsp ({chosen.name}, {chosen.device})",
-              file=sys.stderr, leave=False) as bar:
-        for chunk in np.array_split(np.arange(n, dtype=np.int64), min(n, APSP_PROGRESS_CHUNKS)):
-            parts.append(warpath.multi_source(graph, chunk, method=chosen.name,
-                                              device=chosen.device,
-                                              predecessors=args.predecessors, **options))
-            bar.update(chunk.size)
-    exact = [part.exact_distances for part in parts]
-    distances = np.vstack(exact if exact[0] is not None else [part.distances for part in parts])
-    predecessors = None if not args.predecessors else np.vstack([p.predecessors for p in parts])
-    stats = dict(parts[0].stats)
-    for key in ("seconds", "iterations", "relaxations"):
-        stats[key] = sum(part.stats.get(key, 0) for part in parts)
-    return DistanceMatrix(np.arange(n, dtype=np.int64), distances, predecessors, stats)
-
-
-def _check_apsp_memory(n, predecessors):
-    """Refuse an n x n matrix larger than this machine's memory, before trying."""
-    needed = n * n * (8 + (8 if predecessors else 0))
-    try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return
-    if needed > physical:
-        raise CommandError(
-            f"apsp on {n:,} vertices needs {needed / 2**30:,.1f} GiB for its matrices but this "
-            f"machine has {physical / 2**30:,.1f} GiB"
-            + ("; try --no-predecessors" if predecessors and needed / 2 <= physical else ""))
-
-
-def _write_apsp_csv(path, graph, result):
-    """Long format: one row per reachable (source, target) pair, file labels beside indices."""
-    labels = graph.labels.astype(str)
-    exact = result.exact_distances
-    predecessors = result.predecessors
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["source", "source_label", "target", "target_label", "distance",
-                         "predecessor"])
-        for row, source in enumerate(result.sources):
-            targets = np.flatnonzero(np.isfinite(result.distances[row]))
-            values = (exact[row, targets] if exact is not None
-                      else result.distances[row, targets]).astype(str)
-            if predecessors is None:
-                preds = [""] * targets.size
-            else:
-                p = predecessors[row, targets]
-                preds = np.where(p >= 0, labels[np.maximum(p, 0)], "")
-            writer.writerows(zip([int(source)] * targets.size, [labels[source]] * targets.size,
-                                 targets, labels[targets], values, preds))
+def _matrix_summary(result, out_degrees):
+    """Reachable pairs, the largest finite distance and the arcs the searches traversed
+    (each source's search traverses the arcs leaving the vertices it reaches), by row blocks."""
+    pairs = reached_arcs = 0
+    largest = -np.inf
+    for _, block in result.distance_blocks():
+        finite = np.isfinite(block)
+        pairs += int(finite.sum())
+        reached_arcs += int((finite @ out_degrees).sum())
+        if finite.any():
+            largest = max(largest, float(block[finite].max()))
+    return pairs, largest if pairs else 0.0, reached_arcs
 
 
 def run_info(args) -> int:
@@ -767,11 +720,11 @@ def run_generate(args) -> int:
     if missing:
         flags = " ".join(f"--{name.replace('_', '-')} ..." for name in missing)
         raise UsageError(f"generate {args.kind} needs {flags}")
-    _check_writable(args.output)
+    check_folder(args.output)
     try:
         graph = _generate(args)
-    except ValueError as err:  # the generators' own checks of sizes and weights
-        raise CommandError(f"generate {args.kind}: {err}") from None
+    except ArgumentError as err:  # the generators' own checks of sizes and weights
+        raise UsageError(f"generate {args.kind}: {err}") from None
     warpath.write(graph, args.output)
     print(f"wrote {args.output}: {args.kind}, {_shape(graph)}")
     return 0
@@ -809,12 +762,6 @@ def _shape(graph: Graph) -> str:
     return f"{graph.num_vertices:,} vertices, {graph.num_edges:,} arcs ({kind}, {weights})"
 
 
-def _check_writable(path):
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise CommandError(f"{path}: the directory {parent} does not exist")
-
-
 def run_convert(args) -> int:
     """``warpath convert``: read one graph file and write it in another format.
 
@@ -827,7 +774,7 @@ def run_convert(args) -> int:
     wrote ...ring.mtx: 3 vertices, 3 arcs (directed, int32 weights)
     0
     """
-    _check_writable(args.output)
+    check_folder(args.output)
     args.file = args.input
     graph, _ = _read_graph(args)
     warpath.write(graph, args.output, format=args.to_format)
@@ -849,7 +796,7 @@ def run_methods(args) -> int:
     """
     listed = methods.available(args.problem)
     header = ("problem", "name", "device", "negative weights", "limit", "summary")
-    rows = [header] + [(m.problem, m.name, m.device, "yes" if m.negative_weights else "no",
+    rows = [header] + [(m.problem, m.name, m.device, _negative_weights_text(m),
                         "yes" if m.limit else "no", m.summary + (
                             f" (options: {', '.join(m.options)})" if m.options else ""))
                        for m in listed]
@@ -860,6 +807,12 @@ def run_methods(args) -> int:
     print(f"\nGPU: {'usable' if usable else 'not usable'} ({reason}); "
           f"--device auto runs on the {'GPU' if usable else 'CPU'}")
     return 0
+
+
+def _negative_weights_text(method) -> str:
+    if method.problem in methods.WEIGHTLESS_PROBLEMS:
+        return "ignored"
+    return "yes" if method.negative_weights else "no"
 
 
 # ---------------------------------------------------------------------------- entry point
@@ -876,10 +829,12 @@ def main(argv=None) -> int:
     Returns
     -------
     int
-        0 on success, 1 for an error the user can fix (a missing or malformed
-        file, a bad source, a negative cycle, an unavailable method or device),
-        2 for a usage error, 130 when interrupted.  Errors print one line on
-        stderr.
+        0 on success (also when the reader of the output stops early), 2 when
+        the command line is wrong (an unknown flag, method, option or suite, a
+        value out of its domain), 1 when the data or the machine says no (a
+        missing or malformed file, a vertex not in the graph, a negative
+        cycle, no GPU, not enough memory; a bug too), 130 when interrupted.
+        Errors and warnings print one line on stderr.
 
     Examples
     --------
@@ -896,38 +851,57 @@ def main(argv=None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("WARPATH_DEBUG", "") not in ("", "0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        try:
+            bench_command = None
+            if argv and argv[0] == "bench":
+                try:
+                    from .benchmark import command as bench_command
+                except ImportError as exc:
+                    raise CommandError(f"the benchmark harness cannot be loaded: {exc}") from None
+            args = build_parser(bench_command).parse_args(argv)
+            status = int(args.handler(args) or 0)
+            sys.stdout.flush()   # a closed pipe shows here, inside the handler below
+            return status
+        except SystemExit as exit_:  # --help and --version
+            return exit_.code if isinstance(exit_.code, int) else 0
+        except ArgumentError as err:   # the command line is wrong (UsageError included)
+            return _report(err, 2)
+        except WarpathError as err:    # the data or the machine says no
+            return _report(err, 1)
+        except KeyboardInterrupt:
+            return _report("interrupted", 130)
+        except BrokenPipeError:  # e.g. 'warpath methods | head -1': the reader had enough
+            _silence_stdout()
+            return 0
+        except FileNotFoundError as err:
+            return _report(f"{err.filename}: no such file or directory", 1)
+        except MemoryError:
+            return _report("out of memory (try a smaller graph or --no-predecessors)", 1)
+        except OSError as err:
+            where = f"{err.filename}: " if err.filename else ""
+            return _report(f"{where}{err.strerror or err}", 1)
+        except Exception as err:  # a bug, not a user error: still one line unless debugging
+            if debug:
+                raise
+            return _report(f"internal error: {type(err).__name__}: {err} "
+                           f"(set WARPATH_DEBUG=1 for the traceback, and please report it)", 1)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as one line on stderr, without Python's source path and line."""
+    print(f"{PROG}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null so the interpreter's final flush meets no closed pipe."""
     try:
-        bench_command = None
-        if argv and argv[0] == "bench":
-            try:
-                from .benchmark import command as bench_command
-            except ImportError as exc:
-                raise CommandError(f"the benchmark harness cannot be loaded: {exc}") from None
-        args = build_parser(bench_command).parse_args(argv)
-        return int(args.handler(args) or 0)
-    except SystemExit as exit_:  # --help and --version
-        return exit_.code if isinstance(exit_.code, int) else 0
-    except UsageError as err:
-        return _report(err, 2)
-    except (WarpathError, CommandError) as err:
-        return _report(err, 1)
-    except KeyboardInterrupt:
-        return _report("interrupted", 130)
-    except BrokenPipeError:  # e.g. 'warpath methods | head'
-        sys.stderr.close()
-        return 1
-    except FileNotFoundError as err:
-        return _report(f"{err.filename}: no such file or directory", 1)
-    except MemoryError:
-        return _report("out of memory (try a smaller graph, --no-predecessors, or the GPU)", 1)
-    except OSError as err:
-        return _report(f"{err.filename or ''}{': ' if err.filename else ''}{err.strerror or err}",
-                       1)
-    except Exception as err:  # a bug, not a user error: still one line unless debugging
-        if debug:
-            raise
-        return _report(f"internal error: {type(err).__name__}: {err} "
-                       f"(set WARPATH_DEBUG=1 for the traceback, and please report it)", 1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass   # not a real file descriptor (a test's captured stdout): nothing to flush there
 
 
 def _report(error, status: int) -> int:

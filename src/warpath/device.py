@@ -19,7 +19,7 @@ import functools
 import os
 
 from . import methods
-from .errors import DeviceError, MethodNotAvailable
+from .errors import ArgumentError, DeviceError, MethodNotAvailable
 
 
 @functools.lru_cache(maxsize=1)
@@ -73,7 +73,7 @@ def resolve_device(device: str, problem: str, method: str) -> str:
         For a method name that exists on no device.
     """
     if device not in ("auto", "cpu", "cuda"):
-        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', not {device!r}")
+        raise ArgumentError(f"device must be 'auto', 'cpu' or 'cuda', not {device!r}")
     if device == "auto":
         if method != "auto":
             on = methods.devices_of(problem, method)

@@ -30,9 +30,11 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 from ..errors import GraphFormatError
 from . import _text, dimacs, matrix_market, metis, npz, snap
-from ._io import read_bytes, source_name, split_suffixes, write_bytes
+from ._io import check_folder, read_bytes, source_name, split_suffixes, write_bytes
 
 _PARSERS = {
     "dimacs": dimacs.parse_dimacs,
@@ -160,8 +162,9 @@ def read(path, format=None, *, directed=None, coordinates=None):
     Raises
     ------
     GraphFormatError
-        For a missing file, an unknown format, or malformed content (the
-        message names the file and the line).
+        For a missing file (then a :class:`~warpath.GraphFileNotFoundError`,
+        also a ``FileNotFoundError``), an unknown format, or malformed content
+        (the message names the file and the line).
 
     See Also
     --------
@@ -213,6 +216,8 @@ def write(graph, path, format=None) -> None:
     ------
     GraphFormatError
         For an unknown suffix and no ``format=``.
+    PathNotFoundError
+        When the folder to write into does not exist (also a ``FileNotFoundError``).
     GraphError
         When the format cannot hold the graph (METIS needs an undirected graph
         with integer weights and no self-loops; SNAP needs integer labels).
@@ -246,8 +251,11 @@ def write(graph, path, format=None) -> None:
                 f"cannot tell the graph format from the suffix {suffix!r}; use one of "
                 f"{', '.join(sorted(SUFFIXES))} or pass format=", path=name)
         format = SUFFIXES[suffix]
-    write_bytes(path, _FORMATTERS[format_name(format)](graph))
+    formatter = _FORMATTERS[format_name(format)]
+    if isinstance(path, (str, os.PathLike)):
+        check_folder(path)   # before the formatting work, which can be long
+    write_bytes(path, formatter(graph))
 
 
-__all__ = ["read", "write", "sniff", "format_name", "FORMATS", "SUFFIXES",
+__all__ = ["read", "write", "sniff", "format_name", "check_folder", "FORMATS", "SUFFIXES",
            "dimacs", "metis", "snap", "matrix_market", "npz", "read_bytes"]

@@ -71,6 +71,7 @@ import numpy as np
 from numba import njit
 
 from ..dtypes import integer_distance_dtype, warn_inexact
+from ..errors import OptionError
 from ..methods import register
 from ..result import SSSPResult
 
@@ -314,7 +315,7 @@ def heap_kernels(arity: int = DEFAULT_ARITY):
     """
     if isinstance(arity, bool) or not isinstance(arity, (int, np.integer)) \
             or not 2 <= arity <= 16:
-        raise ValueError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
+        raise OptionError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
     arity = int(arity)
     return {"packed": _one_word_kernel(arity, exact=True),
             "rounded": _one_word_kernel(arity, exact=False)}
