@@ -3,9 +3,8 @@
 Both writers read the result a block of rows at a time, so writing adds
 little to the memory of the matrix itself.  The CSV (long format, one line
 per reachable pair: ``source,source_label,target,target_label,distance,
-predecessor``) is formatted by one numba kernel
-(:func:`warpath.formats._text.format_table`) rather than Python's ``csv``
-module: about 13x faster on integer distances (see ``docs/performance.md``).
+predecessor``) is formatted by one numba kernel rather than Python's ``csv`` module (see
+``docs/performance.md`` for the speed-up).
 It is still about three times the size of the ``.npy`` matrix, so for large
 graphs :func:`csv_warning` says so before the work starts.
 
@@ -25,12 +24,14 @@ import csv
 import io
 
 import numpy as np
+from numba import njit
 
 from .formats import _text
+from .formats._text import COMMA, LF
 
 PAIRS_HEADER = "source,source_label,target,target_label,distance,predecessor\n"
-#: Pairs formatted at a time (bounds the temporaries of a block).
-PAIRS_PER_BLOCK = 1 << 20
+#: Pairs formatted at a time (bounds the temporaries of a block: about 100 bytes a pair).
+PAIRS_PER_BLOCK = 1 << 18
 #: A CSV expected to be larger than this gets a warning before the work starts.
 CSV_WARNING_BYTES = 2**30
 
@@ -81,60 +82,140 @@ def write_pairs_csv(path, graph, matrix) -> None:
     ['source,source_label,target,target_label,distance,predecessor', '0,0,0,0,0.0,', '0,0,1,1,2.5,', '1,1,1,1,0.0,']
     """
     labels = graph.labels
-    integer_labels = labels.dtype.kind in "iu"
-    label_text = None if integer_labels else _label_texts(labels)
+    if labels.dtype.kind in "iu":
+        fields = _vertex_fields(labels.astype(np.int64), np.zeros((0, 0), np.uint8))
+    else:
+        fields = _vertex_fields(np.zeros(0, np.int64), _label_texts(labels))
     exact = matrix.exact_distances
     values = exact if exact is not None else matrix.distances
     predecessors = matrix.predecessors
     n = values.shape[1]
     step = max(1, PAIRS_PER_BLOCK // max(1, n))
+    no_pred = np.zeros((0, 0), np.int64)
     handle = open(path, "wb") if not hasattr(path, "write") else path
     try:
         handle.write(PAIRS_HEADER.encode())
         for start in range(0, values.shape[0], step):
             block = values[start:start + step]
-            reached = block != np.iinfo(np.int64).max if exact is not None else np.isfinite(block)
-            rows, targets = np.nonzero(reached)
-            sources = matrix.sources[start:start + step][rows]
-            pred = (np.full(rows.size, -1, np.int64) if predecessors is None
-                    else predecessors[start:start + step][rows, targets])
-            handle.write(_pair_lines(sources, targets, block[rows, targets], pred, labels,
-                                     label_text).data)
+            if exact is not None:
+                reached = block != np.iinfo(np.int64).max
+                ints, value_text = block, np.zeros((0, 0), np.uint8)
+            else:
+                reached = np.isfinite(block)
+                ints, value_text = no_pred, _text.real_text(block[reached])
+            pred = no_pred if predecessors is None else predecessors[start:start + step]
+            handle.write(_pair_lines(matrix.sources[start:start + step], reached, ints, value_text,
+                                     pred, *fields).data)
     finally:
         if handle is not path:
             handle.close()
 
 
-def _pair_lines(sources, targets, distances, pred, labels, label_text) -> np.ndarray:
-    """The CSV bytes of a block of pairs."""
-    count = sources.size
-    has_pred = pred >= 0
-    pred_vertex = np.where(has_pred, pred, 0)
-    ints = [sources, targets]
-    texts = []
-    if label_text is None:
-        ints += [labels[sources], labels[targets], labels[pred_vertex]]
-        source_label, target_label, pred_label = 2, 3, 4
-    else:
-        texts += [label_text[sources], label_text[targets],
-                  np.where(has_pred[:, None], label_text[pred_vertex], 0).astype(np.uint8)]
-        source_label, target_label, pred_label = -1, -2, -3
-    if distances.dtype.kind == "f":
-        texts.append(_text.real_text(distances))
-        distance = -len(texts)
-    else:
-        ints.append(distances)
-        distance = len(ints) - 1
-    layout = np.array([0, source_label, 1, target_label, distance, pred_label], dtype=np.int64)
-    int_columns = np.array(ints, dtype=np.int64).reshape(len(ints), count)
-    present = np.ones(int_columns.shape, dtype=np.bool_)
-    if pred_label >= 0:
-        present[pred_label] = has_pred
-    width = max((t.shape[1] for t in texts), default=0)
-    text_columns = np.zeros((len(texts), count, width), dtype=np.uint8)
-    for i, column in enumerate(texts):
-        text_columns[i, :, :column.shape[1]] = column
-    return _text.format_table(layout, int_columns, present, text_columns, _text.COMMA)
+@njit(cache=True)
+def _digits(value):
+    """Decimal digits of a non-negative int64 (comparisons, no division)."""
+    digits = 1
+    power = 10
+    while digits < 19 and value >= power:
+        digits += 1
+        power *= 10
+    return digits
+
+
+@njit(cache=True)
+def _put_int(out, pos, value):
+    if value < 0:
+        out[pos] = 45   # '-'
+        pos += 1
+        value = -value
+    end = pos + _digits(value)
+    rest = np.uint64(value)   # unsigned: division by 10 without sign fix-ups
+    for k in range(end - 1, pos - 1, -1):
+        out[k] = 48 + rest % np.uint64(10)
+        rest //= np.uint64(10)
+    return end
+
+
+@njit(cache=True)
+def _put_bytes(out, pos, text, lengths, row):
+    for k in range(lengths[row]):
+        out[pos + k] = text[row, k]
+    return pos + lengths[row]
+
+
+@njit(cache=True)
+def _vertex_fields(int_labels, label_text):
+    """Per vertex, the text of ``index,label`` and of ``label`` alone, formatted once
+    (a pair line copies them instead of formatting the same numbers again)."""
+    n = max(int_labels.size, label_text.shape[0])
+    label_width = label_text.shape[1] if label_text.shape[0] else 20
+    both = np.zeros((n, 21 + label_width), dtype=np.uint8)
+    both_length = np.zeros(n, dtype=np.int64)
+    label = np.zeros((n, label_width), dtype=np.uint8)
+    label_length = np.zeros(n, dtype=np.int64)
+    for v in range(n):
+        if label_text.shape[0]:
+            k = 0
+            while k < label_width and label_text[v, k] != 0:
+                label[v, k] = label_text[v, k]
+                k += 1
+            label_length[v] = k
+        else:
+            label_length[v] = _put_int(label[v], 0, int_labels[v])
+        pos = _put_int(both[v], 0, v)
+        both[v, pos] = COMMA
+        for k in range(label_length[v]):
+            both[v, pos + 1 + k] = label[v, k]
+        both_length[v] = pos + 1 + label_length[v]
+    return both, both_length, label, label_length
+
+
+@njit(cache=True)
+def _pair_lines(sources, reached, ints, value_text, pred, both, both_length, label,
+                label_length):
+    """The CSV lines of the reached pairs of a block of rows, in one pass.
+
+    ``ints`` holds integer distances (or has no columns: then the ``k``-th
+    reached pair's distance is row ``k`` of ``value_text``, NUL-padded);
+    ``pred`` has no columns when predecessors were not kept; ``both`` /
+    ``label`` are :func:`_vertex_fields`.
+    """
+    rows, n = reached.shape
+    count = 0
+    for r in range(rows):
+        for t in range(n):
+            if reached[r, t]:
+                count += 1
+    line = 2 * both.shape[1] + label.shape[1] + max(20, value_text.shape[1]) + 4
+    out = np.empty(count * line, dtype=np.uint8)
+    pos = 0
+    k = 0
+    for r in range(rows):
+        source = sources[r]
+        for t in range(n):
+            if not reached[r, t]:
+                continue
+            pos = _put_bytes(out, pos, both, both_length, source)
+            out[pos] = COMMA
+            pos = _put_bytes(out, pos + 1, both, both_length, t)
+            out[pos] = COMMA
+            pos += 1
+            if ints.shape[1]:
+                pos = _put_int(out, pos, ints[r, t])
+            else:
+                for c in range(value_text.shape[1]):
+                    if value_text[k, c] == 0:
+                        break
+                    out[pos] = value_text[k, c]
+                    pos += 1
+            k += 1
+            out[pos] = COMMA
+            pos += 1
+            if pred.shape[1] and pred[r, t] >= 0:
+                pos = _put_bytes(out, pos, label, label_length, pred[r, t])
+            out[pos] = LF
+            pos += 1
+    return out[:pos]
 
 
 def _label_texts(labels) -> np.ndarray:

@@ -56,7 +56,7 @@ def _no_predecessors(what="predecessors"):
 
 
 #: Rows converted at a time, so a conversion's temporary mask stays small beside the matrix.
-_BLOCK_ENTRIES = 1 << 22
+_BLOCK_ENTRIES = 1 << 18
 
 
 def _row_blocks(array: np.ndarray):

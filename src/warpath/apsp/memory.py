@@ -21,8 +21,8 @@ Examples
 >>> import warpath
 >>> g = warpath.generators.grid(20, 20, seed=0)
 >>> e = estimate(g, method="johnson", device="cpu")
->>> e.rows, e.bytes_per_pair
-(400, 24.0)
+>>> e.rows, round(e.bytes_per_pair)   # int64 distances, predecessors, the float64 copy
+(400, 24)
 >>> e.fits
 True
 """

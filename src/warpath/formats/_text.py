@@ -552,51 +552,6 @@ def format_rows(prefix, columns, real_text, separator):
     return out
 
 
-@njit(cache=True)
-def format_table(layout, ints, present, texts, separator):
-    """CSV-like lines whose fields are integers or pre-formatted text, in any order.
-
-    ``layout[f]`` says where field ``f`` comes from: ``c >= 0`` is integer
-    column ``ints[c]`` (written only where ``present[c]`` is true, else the
-    field is empty), ``c < 0`` is text column ``texts[-c - 1]``, a ``(rows,
-    width)`` block of NUL-padded bytes (width 0: empty).  Returns the bytes.
-    """
-    rows = ints.shape[1] if ints.shape[0] else texts.shape[1]
-    total = 0
-    for r in range(rows):
-        total += layout.size   # separators and the newline
-        for f in range(layout.size):
-            c = layout[f]
-            if c >= 0:
-                if present[c, r]:
-                    total += _count_digits(ints[c, r])
-            else:
-                width = 0
-                while width < texts.shape[2] and texts[-c - 1, r, width] != 0:
-                    width += 1
-                total += width
-    out = np.empty(total, dtype=np.uint8)
-    pos = 0
-    for r in range(rows):
-        for f in range(layout.size):
-            if f:
-                out[pos] = separator
-                pos += 1
-            c = layout[f]
-            if c >= 0:
-                if present[c, r]:
-                    pos = _write_int(out, pos, ints[c, r])
-            else:
-                k = 0
-                while k < texts.shape[2] and texts[-c - 1, r, k] != 0:
-                    out[pos] = texts[-c - 1, r, k]
-                    pos += 1
-                    k += 1
-        out[pos] = LF
-        pos += 1
-    return out
-
-
 def real_text(values):
     """Float values as NUL-padded shortest round-trip text, one row each (``(n, width)`` uint8).
 
