@@ -46,11 +46,13 @@ import numpy as np
 import warpath
 
 from . import methods, output, progress
+from .api import warm_up
 from .apsp import memory as apsp_memory
 from .device import gpu_status
 from .errors import ArgumentError, NegativeCycleError, SourceError, WarpathError, WarpathWarning
 from .formats import check_folder
 from .graph import Graph
+from .jit import CompileTimer
 
 PROG = "warpath"
 RESULT_SUFFIXES = (".npy", ".csv")
@@ -318,8 +320,13 @@ def _stderr_is_terminal() -> bool:
     return hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
 
 
-def _read_graph(args) -> tuple[Graph, float]:
-    """Read ``args.file`` (with a progress indicator for big files on a terminal)."""
+def _read_graph(args) -> tuple[Graph, str]:
+    """Read ``args.file`` (with a progress indicator for big files on a terminal).
+
+    Returns the graph and how long the reading took, as ``"read in 12.3 ms"``,
+    with the parser's compilation (first use of a large file's parser after
+    install) said apart: ``"read in 1.2 s (and 9.8 s compiling the parser, once)"``.
+    """
     path = args.file
     if not os.path.exists(path):
         raise CommandError(f"{path}: no such file")
@@ -334,13 +341,17 @@ def _read_graph(args) -> tuple[Graph, float]:
                    file=sys.stderr, leave=False)
     start = time.perf_counter()
     try:
-        graph = warpath.read(path, format=args.format,
-                             directed=False if args.undirected else None)
+        with CompileTimer() as compiling:
+            graph = warpath.read(path, format=args.format,
+                                 directed=False if args.undirected else None)
     finally:
         if bar is not None:
             bar.update(size)
             bar.close()
-    return graph, time.perf_counter() - start
+    text = f"read in {_fmt_seconds(time.perf_counter() - start - compiling.seconds)}"
+    if compiling.seconds:
+        text += f" (and {_fmt_seconds(compiling.seconds)} compiling the parser, once)"
+    return graph, text
 
 
 def _vertex_index(graph: Graph, text: str, option: str, path: str) -> int:
@@ -393,23 +404,6 @@ def _resolve(problem, graph, args, options):
                            options=options)
 
 
-def _warm_up(problem, graph, chosen, kwargs) -> float:
-    """Compile ``chosen`` on a two-vertex graph of the same weight type; return the seconds.
-
-    numba compiles a method on its first call (seconds), which would swamp the
-    time and MTEPS of one query; the summary reports the two separately.
-    """
-    weights = np.ones(1, dtype=graph.weights.dtype) if graph.weighted else None
-    tiny = Graph.from_edges([0], [1], weights, num_vertices=2, directed=graph.directed)
-    entry = warpath.sssp if problem == "sssp" else warpath.bfs
-    start = time.perf_counter()
-    try:
-        entry(tiny, 0, method=chosen.name, device=chosen.device, **kwargs)
-    except WarpathError:
-        pass  # best effort: the real query reports any real problem
-    return time.perf_counter() - start
-
-
 def _fmt_seconds(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:.0f} us"
@@ -433,20 +427,22 @@ def _print_rows(rows):
         print(f"{name:<{width}}  {value}")
 
 
-def _graph_line(graph: Graph, path, read_seconds) -> str:
+def _graph_line(graph: Graph, path, read_text) -> str:
     kind = "directed" if graph.directed else "undirected"
     weights = f"{graph.weights.dtype} weights" if graph.weighted else "unweighted"
     return (f"{os.path.basename(str(path))}: {graph.num_vertices:,} vertices, "
-            f"{graph.num_edges:,} arcs ({kind}, {weights}), read in {_fmt_seconds(read_seconds)}")
+            f"{graph.num_edges:,} arcs ({kind}, {weights}), {read_text}")
 
 
-def _run_rows(stats, reached_arcs, warm_up_seconds):
+def _run_rows(stats, reached_arcs, warm_up_seconds, interpreted=False):
     """The method, time, MTEPS and counter rows of a summary."""
     seconds = float(stats.get("seconds", 0.0))
     rows = [("method", f"{stats.get('method')} ({stats.get('device')})")]
     timing = _fmt_seconds(seconds)
     if warm_up_seconds is not None:
         timing += f" (compilation and warm-up before it: {_fmt_seconds(warm_up_seconds)})"
+    elif interpreted:
+        timing += " (run in the interpreter: no compilation for a graph this small)"
     rows.append(("time", timing))
     mteps = reached_arcs / seconds / 1e6 if seconds > 0 else float("inf")
     rows.append(("MTEPS", f"{mteps:,.1f} ({reached_arcs:,} arcs leave reached vertices)"))
@@ -539,7 +535,7 @@ def _run_single_source(problem, args) -> int:
     suffix = _check_output(args.output)
     if args.path_to is not None and not args.predecessors:
         raise UsageError("--path-to needs the predecessors: drop --no-predecessors")
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     source = _vertex_index(graph, args.source, "--source", args.file)
     target = None if args.path_to is None else _vertex_index(graph, args.path_to, "--path-to",
                                                              args.file)
@@ -547,7 +543,9 @@ def _run_single_source(problem, args) -> int:
     if args.limit is not None:
         kwargs["limit"] = args.limit
     chosen = _resolve(problem, graph, args, options)
-    warm_up_seconds = _warm_up(problem, graph, chosen, kwargs)
+    warm_up_seconds = warm_up(chosen, graph, **kwargs)
+    if graph.num_edges <= chosen.interpreted_arcs:
+        warm_up_seconds = None   # nothing to compile: the method runs this graph interpreted
     entry = warpath.sssp if problem == "sssp" else warpath.bfs
     try:
         result = entry(graph, source, method=chosen.name, device=chosen.device, **kwargs)
@@ -557,7 +555,7 @@ def _run_single_source(problem, args) -> int:
 
     reached = np.isfinite(result.distances)
     reached_arcs = int(graph.out_degrees()[reached].sum())
-    rows = [("graph", _graph_line(graph, args.file, read_seconds)),
+    rows = [("graph", _graph_line(graph, args.file, read_text)),
             ("source", f"{args.source} (index {source})")]
     if problem == "sssp":
         texts = _distance_texts(result)
@@ -571,7 +569,8 @@ def _run_single_source(problem, args) -> int:
         rows.append(("reached", _reached_text(int(reached.sum()), graph.num_vertices)))
         rows.append(("max level", f"{int(result.levels[far]):,} "
                                   f"(vertex {_labels_text(graph, [far])[0]})"))
-    rows += _run_rows(result.stats, reached_arcs, warm_up_seconds)
+    rows += _run_rows(result.stats, reached_arcs, warm_up_seconds,
+                      interpreted=graph.num_edges <= chosen.interpreted_arcs)
     if target is not None:
         distance = (_fmt_number(result.distances[target]) if problem == "sssp"
                     else f"{int(result.levels[target])} hops")
@@ -622,7 +621,7 @@ def run_apsp(args) -> int:
     """
     options = _options(args.option)
     suffix = _check_output(args.output)
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     n = graph.num_vertices
     chosen = _resolve("apsp", graph, args, options)
     # The summary and the files read the result in row blocks: no float64 copy to count.
@@ -643,7 +642,7 @@ def run_apsp(args) -> int:
         if report is not None:
             report.close()
     pairs, largest, reached_arcs = _matrix_summary(result, graph.out_degrees().astype(np.int64))
-    rows = [("graph", _graph_line(graph, args.file, read_seconds)),
+    rows = [("graph", _graph_line(graph, args.file, read_text)),
             ("reachable pairs", f"{pairs:,} of {n * n:,} ({100.0 * pairs / (n * n):.1f}%)"),
             ("max distance", _fmt_number(largest))]
     rows += _run_rows(result.stats, reached_arcs, None)
@@ -686,13 +685,13 @@ def run_info(args) -> int:
     ...
     0
     """
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     if graph.weighted and graph.num_edges:
         weights = (f"{graph.weights.dtype}, {_fmt_number(graph.min_weight)} .. "
                    f"{_fmt_number(graph.weights.max().item())}")
     else:
         weights = "none (every arc weighs 1)"
-    rows = [("file", f"{args.file} (read in {_fmt_seconds(read_seconds)})"),
+    rows = [("file", f"{args.file} ({read_text})"),
             ("vertex ids", _describe_labels(graph)
              + (" (the file's own)" if graph.has_labels else " (0-based)")),
             ("weights", weights)]

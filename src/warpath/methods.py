@@ -57,6 +57,9 @@ class Method:
         One line for listings and error messages.
     options : tuple of str
         The extra keyword arguments it takes.
+    interpreted_arcs : int
+        Graphs of at most this many arcs run the method's kernel code in the
+        Python interpreter (no compilation, see :mod:`warpath.jit`); 0: never.
     memory : callable or None
         ``memory(graph, rows, predecessors) -> (host_bytes, gpu_bytes)``: the
         peak memory of one run over ``rows`` sources, its result included
@@ -73,6 +76,7 @@ class Method:
     auto_rank: int | None = None
     summary: str = ""
     options: tuple = ()
+    interpreted_arcs: int = 0
     memory: Callable | None = field(default=None, repr=False)
 
     def takes(self, graph) -> bool:
@@ -94,7 +98,7 @@ _REGISTRY: dict[tuple[str, str, str], Method] = {}
 
 def register(problem: str, name: str, device: str, *, negative_weights: bool = False,
              limit: bool = False, auto_rank: int | None = None, summary: str = "",
-             options: tuple = (), memory: Callable | None = None):
+             options: tuple = (), interpreted_arcs: int = 0, memory: Callable | None = None):
     """Decorator that registers ``run`` as method ``name`` of ``problem`` on ``device``.
 
     Examples
@@ -112,7 +116,7 @@ def register(problem: str, name: str, device: str, *, negative_weights: bool = F
     def decorate(run):
         _REGISTRY[(problem, name, device)] = Method(problem, name, device, run, negative_weights,
                                                     limit, auto_rank, summary, tuple(options),
-                                                    memory)
+                                                    interpreted_arcs, memory)
         return run
 
     return decorate
