@@ -578,3 +578,116 @@ def test_warm_up_compiles_what_the_query_then_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     warming, querying = __import__("json").loads(done.stdout.splitlines()[-1])
     assert warming > 0 and querying == 0.0
+
+
+# ---------------------------------------------------------------------------- the contract
+
+@pytest.fixture(scope="module")
+def contract_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("contract")
+    grid = warpath.generators.grid(4, 4, seed=1)
+    warpath.write(grid, folder / "grid.gr")
+    warpath.write(warpath.generators.with_negative_weights(grid, seed=1), folder / "negative.gr")
+    warpath.write(warpath.generators.with_negative_cycle(grid, seed=1), folder / "cycle.gr")
+    (folder / "bad.gr").write_text("p sp 2 1\na 1 x 3\n")
+    return folder
+
+
+# (command line, exit status, text the one error line must hold): 2 when the command line is
+# wrong, 1 when the data or the machine says no.
+CLI_CASES = [
+    (["sssp", "{f}/missing.gr", "-s", "1"], 1, "missing.gr"),
+    (["sssp", "{f}/bad.gr", "-s", "1"], 1, "bad.gr:2"),
+    (["sssp", "{f}/grid.gr", "-s", "99"], 1, "no vertex 99"),
+    (["sssp", "{f}/grid.gr", "-s", "x"], 1, "'x'"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-m", "nosuch"], 2, "'nosuch'"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-O", "nosuch=1"], 2, "no option nosuch"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-m", "dijkstra", "-O", "heap_arity=0"], 2,
+     "heap_arity must be an integer from 2 to 16, not 0"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-O", "k"], 2, "NAME=VALUE"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "--limit", "-1"], 2, "'-1'"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-d", "gpu"], 2, "'gpu'"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-o", "{f}/out.txt"], 2, ".npy or .csv"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-o", "{f}/no/out.npy"], 1, "does not exist"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "--format", "nosuch"], 2, "'nosuch'"),
+    (["sssp", "{f}/negative.gr", "-s", "1", "-m", "dijkstra"], 1, "non-negative"),
+    (["sssp", "{f}/cycle.gr", "-s", "1"], 1, "negative-weight cycle"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "-m", "bellman-ford", "--limit", "3"], 2, "limit"),
+    (["bfs", "{f}/grid.gr", "-s", "1", "--limit", "1.5"], 2, "'1.5'"),
+    (["bfs", "{f}/grid.gr", "-s", "1", "--path-to", "5", "--no-predecessors"], 2,
+     "--path-to needs the predecessors"),
+    (["apsp", "{f}/grid.gr", "-m", "floyd-warshall", "-O", "tile=0"], 2, "tile"),
+    (["apsp", "{f}/cycle.gr"], 1, "negative-weight cycle"),
+    (["apsp", "{f}/grid.gr", "-m", "nosuch"], 2, "'nosuch'"),
+    (["info", "{f}/bad.gr"], 1, "bad token 'x'"),
+    (["info", "{f}"], 1, "directory"),
+    (["generate", "grid", "--rows", "3", "-o", "{f}/g.gr"], 2, "--cols"),
+    (["generate", "random", "-n", "3", "-e", "100", "-o", "{f}/g.gr"], 2, "100"),
+    (["generate", "ring", "-n", "3", "-o", "{f}/g.xyz"], 2, "'.xyz'"),
+    (["generate", "ring", "-n", "3", "-o", "{f}/no/g.gr"], 1, "does not exist"),
+    (["convert", "{f}/grid.gr", "{f}/grid.xyz"], 2, "'.xyz'"),
+    (["convert", "{f}/grid.gr", "{f}/grid.out", "--to", "nosuch"], 2, "'nosuch'"),
+    (["convert", "{f}/missing.gr", "{f}/g.mtx"], 1, "missing.gr"),
+    (["methods", "nosuch"], 2, "'nosuch'"),
+    (["bench", "nosuch"], 2, "unknown suite 'nosuch'"),
+    (["bench"], 2, "give a SUITE"),
+    (["nosuch"], 2, "'nosuch'"),
+    ([], 2, "required"),
+    (["sssp", "{f}/grid.gr", "-s", "1", "--nosuch"], 2, "--nosuch"),
+]
+
+
+@pytest.mark.parametrize("argv, status, text", CLI_CASES,
+                         ids=[" ".join(case[0]) for case in CLI_CASES])
+def test_every_command_called_wrong_says_one_line_and_follows_the_exit_rule(
+        contract_files, capsys, argv, status, text):
+    got, out, err = run_cli(capsys, *[a.format(f=contract_files) for a in argv])
+    assert got == status, err
+    assert_one_line_error(err, text)
+    assert "internal error" not in err
+
+
+def test_bfs_takes_negative_weights(contract_files, capsys):
+    """Issue 16: BFS ignores weights, so a graph with negative ones is traversed."""
+    status, out, err = run_cli(capsys, "bfs", contract_files / "negative.gr", "--source", "1")
+    assert status == 0 and err == "", err
+    assert summary_value(out, "reached").startswith("16 of 16")
+
+
+def test_warnings_are_one_line_without_a_source_path(tmp_path, capsys):
+    g = warpath.Graph.from_edges([0, 1], [1, 2], np.array([2**62, 2**62], dtype=np.int64))
+    warpath.write(g, tmp_path / "huge.gr")
+    status, out, err = run_cli(capsys, "sssp", tmp_path / "huge.gr", "--source", "1")
+    assert status == 0
+    assert err.strip() and all(line.startswith("warpath: warning: ")
+                               for line in err.strip().splitlines()), err
+    assert ".py:" not in err and "RuntimeWarning" not in err
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """``warpath methods | head -1``: the closed pipe ends the command quietly, with 0."""
+    src = os.path.dirname(os.path.dirname(warpath.__file__))
+    env = dict(os.environ, PYTHONPATH=src)
+    process = subprocess.Popen([sys.executable, "-m", "warpath", "methods"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()   # before it writes anything: every write meets a closed pipe
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0 and err == "", err
+
+
+def test_info_says_how_the_direction_was_decided(tmp_path, capsys):
+    import networkx as nx
+
+    path = tmp_path / "karate.txt"
+    nx.write_edgelist(nx.karate_club_graph(), path, data=False)
+    status, out, err = run_cli(capsys, "info", path)
+    assert status == 0
+    assert err.startswith("warpath: warning: ") and "--undirected" in err and len(
+        err.strip().splitlines()) == 1
+    assert summary_value(out, "direction").startswith("directed, assumed: the edge list does "
+                                                      "not say")
+    status, out, err = run_cli(capsys, "info", path, "--undirected")
+    assert err == "" and summary_value(out, "direction").startswith("undirected (--undirected")
+    assert summary_value(out, "edges (arcs)") == "156"
+    status, out, err = run_cli(capsys, "info", HELSINKI)
+    assert summary_value(out, "direction") == "directed (as the file says)"

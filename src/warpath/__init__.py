@@ -22,7 +22,7 @@ from .errors import (ArgumentError, DeviceError, DirectionWarning, EmptyGraphErr
                      GraphFileNotFoundError, GraphFormatError, MemoryLimitError,
                      MethodNotAvailable, MissingPredecessorsError, NegativeCycleError,
                      NegativeWeightError, OptionError, PathNotFoundError, SourceError,
-                     WarpathError, WarpathWarning)
+                     UnknownFormatError, WarpathError, WarpathWarning)
 from .formats import read, write
 from .graph import Graph
 from .result import BFSResult, DistanceMatrix, SSSPResult
@@ -36,5 +36,5 @@ __all__ = [
     "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
     "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError", "ArgumentError",
     "OptionError", "PathNotFoundError", "GraphFileNotFoundError", "MissingPredecessorsError",
-    "MemoryLimitError", "WarpathWarning", "DirectionWarning",
+    "MemoryLimitError", "UnknownFormatError", "WarpathWarning", "DirectionWarning",
 ]

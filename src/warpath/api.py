@@ -269,6 +269,10 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     sources = np.atleast_1d(np.asarray(sources))
     if sources.ndim != 1 or sources.size == 0:
         raise SourceError("sources must be a non-empty list of vertex indices")
+    if sources.dtype.kind not in "iu":
+        shown = np.array2string(sources, threshold=8, separator=", ")
+        raise SourceError(f"sources must be integer vertex indices, not {shown} "
+                          f"({sources.dtype})")
     sources = np.array([check_source(graph, s) for s in sources.tolist()], dtype=np.int64)
     return _run_rows(chosen, graph, sources, predecessors, progress, options, "multi_source")
 

@@ -49,8 +49,9 @@ from . import methods, output, progress
 from .api import warm_up
 from .apsp import memory as apsp_memory
 from .device import gpu_status
-from .errors import ArgumentError, NegativeCycleError, SourceError, WarpathError, WarpathWarning
-from .formats import check_folder
+from .errors import (ArgumentError, DirectionWarning, NegativeCycleError, SourceError,
+                     WarpathError, WarpathWarning)
+from .formats import check_folder, output_format
 from .graph import Graph
 from .jit import CompileTimer
 
@@ -341,7 +342,8 @@ def _read_graph(args) -> tuple[Graph, str]:
                    file=sys.stderr, leave=False)
     start = time.perf_counter()
     try:
-        with CompileTimer() as compiling:
+        with CompileTimer() as compiling, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             graph = warpath.read(path, format=args.format,
                                  directed=False if args.undirected else None)
     finally:
@@ -351,7 +353,20 @@ def _read_graph(args) -> tuple[Graph, str]:
     text = f"read in {_fmt_seconds(time.perf_counter() - start - compiling.seconds)}"
     if compiling.seconds:
         text += f" (and {_fmt_seconds(compiling.seconds)} compiling the parser, once)"
+    for warning in caught:
+        warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    args.direction = _direction_text(graph, args, caught)
     return graph, text
+
+
+def _direction_text(graph, args, caught) -> str:
+    """How the graph's direction was decided, for ``info``."""
+    if args.undirected:
+        return "undirected (--undirected: every line or arc of the file is an edge)"
+    if any(issubclass(w.category, DirectionWarning) for w in caught):
+        return ("directed, assumed: the edge list does not say (no 'Directed graph' or "
+                "'Undirected graph' comment); --undirected reads each line as one edge")
+    return f"{'directed' if graph.directed else 'undirected'} (as the file says)"
 
 
 def _vertex_index(graph: Graph, text: str, option: str, path: str) -> int:
@@ -692,6 +707,7 @@ def run_info(args) -> int:
     else:
         weights = "none (every arc weighs 1)"
     rows = [("file", f"{args.file} ({read_text})"),
+            ("direction", args.direction),
             ("vertex ids", _describe_labels(graph)
              + (" (the file's own)" if graph.has_labels else " (0-based)")),
             ("weights", weights)]
@@ -719,6 +735,7 @@ def run_generate(args) -> int:
     if missing:
         flags = " ".join(f"--{name.replace('_', '-')} ..." for name in missing)
         raise UsageError(f"generate {args.kind} needs {flags}")
+    output_format(args.output)
     check_folder(args.output)
     try:
         graph = _generate(args)
@@ -773,6 +790,7 @@ def run_convert(args) -> int:
     wrote ...ring.mtx: 3 vertices, 3 arcs (directed, int32 weights)
     0
     """
+    output_format(args.output, args.to_format)
     check_folder(args.output)
     args.file = args.input
     graph, _ = _read_graph(args)

@@ -81,6 +81,11 @@ class GraphFormatError(GraphError):
         super().__init__(f"{where}: {message}")
 
 
+class UnknownFormatError(GraphFormatError, ArgumentError):
+    """A format name, or a file suffix to write, that names no supported format (both a
+    :class:`GraphFormatError` and an :class:`ArgumentError`)."""
+
+
 class GraphFileNotFoundError(GraphFormatError, PathNotFoundError):
     """A graph file that does not exist (both a :class:`GraphFormatError` and a
     ``FileNotFoundError``)."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import GraphFormatError
+from ..errors import GraphFormatError, UnknownFormatError
 from . import _text, dimacs, matrix_market, metis, npz, snap
 from ._io import check_folder, read_bytes, source_name, split_suffixes, write_bytes
 
@@ -67,7 +67,7 @@ def format_name(name: str) -> str:
 
     Raises
     ------
-    GraphFormatError
+    UnknownFormatError
         For an unknown name (the message lists the known ones).
 
     Examples
@@ -82,7 +82,7 @@ def format_name(name: str) -> str:
         key = key[1:]
     key = _ALIASES.get(key, key)
     if key not in _PARSERS:
-        raise GraphFormatError(f"unknown graph format {name!r} (known: {', '.join(FORMATS)})")
+        raise UnknownFormatError(f"unknown graph format {name!r} (known: {', '.join(FORMATS)})")
     return key
 
 
@@ -202,6 +202,30 @@ def read(path, format=None, *, directed=None, coordinates=None):
     return graph if coordinates is None else dimacs.attach_coordinates(graph, coordinates)
 
 
+def output_format(path, format=None) -> str:
+    """The format :func:`write` will use for ``path``: ``format`` if given, else the suffix's.
+
+    Raises
+    ------
+    UnknownFormatError
+        For an unknown format name, or a suffix that names none (and no ``format=``).
+
+    Examples
+    --------
+    >>> output_format("roads.gr.gz"), output_format("out.bin", "mtx")
+    ('dimacs', 'matrix_market')
+    """
+    if format is not None:
+        return format_name(format)
+    name = source_name(path)
+    suffix = split_suffixes(name)[1]
+    if suffix not in SUFFIXES:
+        raise UnknownFormatError(
+            f"cannot tell the graph format from the suffix {suffix!r}; use one of "
+            f"{', '.join(sorted(SUFFIXES))} or pass format=", path=name)
+    return SUFFIXES[suffix]
+
+
 def write(graph, path, format=None) -> None:
     """Write ``graph`` in the format its suffix names (compressed by a .gz/.bz2/.xz suffix).
 
@@ -214,8 +238,8 @@ def write(graph, path, format=None) -> None:
 
     Raises
     ------
-    GraphFormatError
-        For an unknown suffix and no ``format=``.
+    UnknownFormatError
+        For an unknown suffix and no ``format=`` (a :class:`GraphFormatError`).
     PathNotFoundError
         When the folder to write into does not exist (also a ``FileNotFoundError``).
     GraphError
@@ -243,19 +267,11 @@ def write(graph, path, format=None) -> None:
     >>> out.getvalue().decode().splitlines()[-1]
     'a 1 2 4'
     """
-    name = source_name(path)
-    if format is None:
-        suffix = split_suffixes(name)[1]
-        if suffix not in SUFFIXES:
-            raise GraphFormatError(
-                f"cannot tell the graph format from the suffix {suffix!r}; use one of "
-                f"{', '.join(sorted(SUFFIXES))} or pass format=", path=name)
-        format = SUFFIXES[suffix]
-    formatter = _FORMATTERS[format_name(format)]
+    formatter = _FORMATTERS[output_format(path, format)]
     if isinstance(path, (str, os.PathLike)):
         check_folder(path)   # before the formatting work, which can be long
     write_bytes(path, formatter(graph))
 
 
-__all__ = ["read", "write", "sniff", "format_name", "check_folder", "FORMATS", "SUFFIXES",
+__all__ = ["read", "write", "sniff", "format_name", "output_format", "check_folder", "FORMATS", "SUFFIXES",
            "dimacs", "metis", "snap", "matrix_market", "npz", "read_bytes"]
