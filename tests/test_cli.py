@@ -691,3 +691,35 @@ def test_info_says_how_the_direction_was_decided(tmp_path, capsys):
     assert summary_value(out, "edges (arcs)") == "156"
     status, out, err = run_cli(capsys, "info", HELSINKI)
     assert summary_value(out, "direction") == "directed (as the file says)"
+
+
+def test_warm_up_and_query_run_the_one_resolved_method(contract_files, capsys, monkeypatch):
+    """Issue 10 (one door): on a GPU machine 'sssp --limit' warmed up a GPU method, then ran the
+    CPU one. The CLI now asks methods.resolve, as the API does, and warms what runs."""
+    import warpath.cli as cli
+    import warpath.device
+
+    monkeypatch.setattr(warpath.device, "_real_gpu", lambda: True)   # as on a GPU machine
+    warmed, ran = [], []
+    real_warm_up, real_sssp = cli.warm_up, warpath.sssp
+    monkeypatch.setattr(cli, "warm_up", lambda chosen, graph, **kw: warmed.append(
+        (chosen.name, chosen.device)) or real_warm_up(chosen, graph, **kw))
+    monkeypatch.setattr(warpath, "sssp", lambda *a, **kw: ran.append(
+        (kw["method"], kw["device"])) or real_sssp(*a, **kw))
+    status, out, err = run_cli(capsys, "sssp", contract_files / "grid.gr", "-s", "1",
+                               "--limit", "50")
+    assert status == 0, err
+    assert warmed == ran == [("dijkstra", "cpu")]   # no GPU method takes a limit
+    assert summary_value(out, "method") == "dijkstra (cpu)"
+
+
+def test_a_large_csv_is_announced_with_its_size_and_npy_advised(contract_files, tmp_path,
+                                                                 capsys, monkeypatch):
+    import warpath.output
+
+    monkeypatch.setattr(warpath.output, "CSV_WARNING_BYTES", 1)
+    status, out, err = run_cli(capsys, "apsp", contract_files / "grid.gr", "-o",
+                               tmp_path / "m.csv")
+    assert status == 0
+    assert err.startswith("warpath: warning: ") and "m.csv: a CSV of up to 256 pairs" in err
+    assert ".npy matrix would be" in err and len(err.strip().splitlines()) == 1

@@ -93,7 +93,7 @@ def direction_marker(buf, start) -> bool | None:
 
     Examples
     --------
-    >>> text = b"# Undirected graph (each unordered pair of nodes is saved once)\n1 2\n"
+    >>> text = b"# Undirected graph (each unordered pair of nodes is saved once)\\n1 2\\n"
     >>> direction_marker(np.frombuffer(text, np.uint8), 64), direction_marker(np.zeros(0, np.uint8), 0)
     (False, None)
     """
