@@ -302,9 +302,11 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=Non
     NegativeCycleError
         When the graph has a negative cycle.
     MemoryLimitError
-        When the matrices would not fit in memory (see
+        When the run and its matrices would not fit in memory (see
         :func:`warpath.apsp.memory.estimate`, which also says how much the
-        query needs); checked before any work.
+        query needs); checked before any work.  Reading ``.distances`` of an
+        integer result builds a float64 copy (8 more bytes per pair);
+        ``exact_distances`` and ``distance_blocks()`` do not.
 
     Examples
     --------
@@ -322,8 +324,10 @@ def _run_rows(chosen, graph, sources, predecessors, progress, options, problem):
     """A many-source query: the memory rule first, then the run, with progress reports."""
     from .apsp.memory import estimate
 
-    estimate(graph, len(sources), method=chosen, predecessors=predecessors,
-             problem=problem).check()
+    # The run and its result; reading .distances of an integer result later adds a float64
+    # copy, which estimate() counts by default but distance_blocks() avoids.
+    estimate(graph, len(sources), method=chosen, predecessors=predecessors, problem=problem,
+             float_distances=False).check()
     options = {**options, "predecessors": predecessors}
     if progress is None:
         return _run(chosen, graph, sources, options)

@@ -47,7 +47,6 @@ import warpath
 
 from . import methods, output, progress
 from .api import warm_up
-from .apsp import memory as apsp_memory
 from .device import gpu_status
 from .errors import (ArgumentError, DirectionWarning, NegativeCycleError, SourceError,
                      WarpathError, WarpathWarning)
@@ -639,9 +638,6 @@ def run_apsp(args) -> int:
     graph, read_text = _read_graph(args)
     n = graph.num_vertices
     chosen = _resolve("apsp", graph, args, options)
-    # The summary and the files read the result in row blocks: no float64 copy to count.
-    apsp_memory.estimate(graph, method=chosen, predecessors=args.predecessors,
-                         float_distances=False).check()
     if suffix == ".csv":
         warning = output.csv_warning(args.output, graph, n)
         if warning:

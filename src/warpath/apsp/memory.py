@@ -224,7 +224,9 @@ def estimate(graph, num_sources: int | None = None, *, method="auto", device="au
     problem : {"apsp", "multi_source"}
     float_distances : bool
         Count the float64 copy that reading ``result.distances`` of an integer
-        result builds (the command line reads row blocks instead: ``False``).
+        result builds.  :func:`warpath.apsp` and :func:`warpath.multi_source`
+        check without it (they do not build it), and the command line reads
+        row blocks instead.
 
     Returns
     -------
