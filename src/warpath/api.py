@@ -127,7 +127,7 @@ def warm_up(chosen, graph, **options) -> float:
     >>> warm_up(warpath.methods.resolve("bfs", g), g) >= 0
     True
     """
-    if graph.num_edges <= chosen.interpreted_arcs:
+    if chosen.runs_interpreted(graph):
         return 0.0
     size = max(2, chosen.interpreted_arcs + 1)
     tails = np.arange(size)

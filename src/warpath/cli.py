@@ -558,7 +558,7 @@ def _run_single_source(problem, args) -> int:
         kwargs["limit"] = args.limit
     chosen = _resolve(problem, graph, args, options)
     warm_up_seconds = warm_up(chosen, graph, **kwargs)
-    if graph.num_edges <= chosen.interpreted_arcs:
+    if chosen.runs_interpreted(graph):
         warm_up_seconds = None   # nothing to compile: the method runs this graph interpreted
     entry = warpath.sssp if problem == "sssp" else warpath.bfs
     try:
@@ -584,7 +584,7 @@ def _run_single_source(problem, args) -> int:
         rows.append(("max level", f"{int(result.levels[far]):,} "
                                   f"(vertex {_labels_text(graph, [far])[0]})"))
     rows += _run_rows(result.stats, reached_arcs, warm_up_seconds,
-                      interpreted=graph.num_edges <= chosen.interpreted_arcs)
+                      interpreted=chosen.runs_interpreted(graph))
     if target is not None:
         distance = (_fmt_number(result.distances[target]) if problem == "sssp"
                     else f"{int(result.levels[target])} hops")

@@ -20,12 +20,41 @@ Examples
 from __future__ import annotations
 
 import types
+from contextlib import contextmanager
 
 from numba.core import event
 from numba.core.registry import CPUDispatcher
 
 # One copy of a module's globals per module, its kernels replaced by their Python code.
 _INTERPRETED_GLOBALS: dict = {}
+# Whether small inputs may run interpreted (benchmarks switch it off: they time the kernels).
+_SMALL_INPUTS_INTERPRETED = [True]
+
+
+def runs_interpreted(arcs: int, limit: int) -> bool:
+    """Whether an input of ``arcs`` arcs runs interpreted under a method's ``limit``
+    (``interpreted_arcs``), unless :func:`compiled_only` is in force.
+
+    Examples
+    --------
+    >>> runs_interpreted(100, 1000), runs_interpreted(100, 0)
+    (True, False)
+    >>> with compiled_only():
+    ...     runs_interpreted(100, 1000)
+    False
+    """
+    return _SMALL_INPUTS_INTERPRETED[-1] and arcs <= limit
+
+
+@contextmanager
+def compiled_only():
+    """Inside this block every kernel runs compiled, whatever the input size (the benchmark
+    harness times kernels, not the interpreter)."""
+    _SMALL_INPUTS_INTERPRETED.append(False)
+    try:
+        yield
+    finally:
+        _SMALL_INPUTS_INTERPRETED.pop()
 
 
 def interpreted(kernel):

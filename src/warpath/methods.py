@@ -79,6 +79,21 @@ class Method:
     interpreted_arcs: int = 0
     memory: Callable | None = field(default=None, repr=False)
 
+    def runs_interpreted(self, graph) -> bool:
+        """Whether a query on ``graph`` runs this method's kernel code in the interpreter
+        (at most ``interpreted_arcs`` arcs; see :mod:`warpath.jit`).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> dijkstra = find("sssp", "dijkstra", "cpu")
+        >>> dijkstra.runs_interpreted(warpath.generators.grid(3, 3, seed=0))
+        True
+        """
+        from .jit import runs_interpreted
+
+        return runs_interpreted(graph.num_edges, self.interpreted_arcs)
+
     def takes(self, graph) -> bool:
         """Whether this method accepts the graph's weights (negative ones need a method for them).
 

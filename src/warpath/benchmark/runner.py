@@ -40,6 +40,7 @@ import time
 
 import numpy as np
 
+from ..jit import compiled_only
 from . import figures
 from .graphs import GraphUnavailable, build_graph, estimated_arcs
 from .reference import (ArcIndex, certify_distances, check_predecessors, compare_distances,
@@ -306,6 +307,7 @@ def _graph_record(spec, graph, quick):
             "params": params, "note": spec.note, "status": OK, "reason": "", "stats": stats}
 
 
+@compiled_only()   # a benchmark times the kernels, small graphs too, never the interpreter
 def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None,
               max_seconds=None, max_edges=None, experiments=None, suite_seconds=None,
               checkpoint=None, log=_print) -> dict:

@@ -481,6 +481,7 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
     pred = np.full(n if predecessors else 0, -1, dtype=np.int64)
     scans, relaxations = dijkstra_into(graph.indptr, graph.indices, weights, source, dist,
                                        pred, cutoff, shift, heap_arity,
-                                       interpreted=graph.num_edges <= INTERPRETED_ARCS)
+                                       interpreted=jit.runs_interpreted(graph.num_edges,
+                                                                        INTERPRETED_ARCS))
     return SSSPResult(source, dist, pred if predecessors else None,
                       stats={"iterations": int(scans), "relaxations": int(relaxations)})
