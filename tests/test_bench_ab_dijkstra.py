@@ -1,26 +1,18 @@
 """bench/ab_dijkstra.py: an earlier commit's Dijkstra loaded beside today's, both checked."""
 
 import importlib.util
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from git_history import needs_git_history
 
 import warpath
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def _in_git_checkout():
-    if shutil.which("git") is None:
-        return False
-    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True)
-    return done.returncode == 0
-
-
-pytestmark = pytest.mark.skipif(not _in_git_checkout(), reason="needs a git checkout")
+# It loads src/warpath/sssp/dijkstra.py as HEAD has it (git show): no history, no test.
+pytestmark = needs_git_history("src/warpath/sssp/dijkstra.py", root=ROOT)
 
 
 @pytest.fixture(scope="module")

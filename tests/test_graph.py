@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import warpath
 from warpath import Graph, GraphError, SourceError
 from warpath.csr import build_csr
 
@@ -51,6 +52,50 @@ def test_unweighted_graph_has_unit_int_weights():
 def test_weight_types_are_kept_or_widened(dtype, kept):
     g = Graph.from_edges([0], [1], np.array([3], dtype=dtype))
     assert g.weights.dtype == kept
+
+
+@pytest.mark.parametrize("build", ["from_edges", "from_scipy", "constructor"])
+def test_uint64_weights_convert_exactly_or_refuse(build):
+    """Issue 16: uint64 weights of 2**63 or more were stored negative (sssp said -1.0)."""
+    import scipy.sparse as sp
+
+    def graph(weights):
+        weights = np.array(weights, dtype=np.uint64)
+        if build == "from_edges":
+            return Graph.from_edges([0, 1], [1, 2], weights)
+        if build == "from_scipy":
+            return Graph.from_scipy(sp.csr_array((weights, ([0, 1], [1, 2])), shape=(3, 3)))
+        return Graph([0, 1, 2, 2], [1, 2], weights)
+
+    g = graph([2**63 - 1, 5])
+    assert g.weights.dtype == np.int64 and g.weights.tolist() == [2**63 - 1, 5]
+    small = graph([2**40, 5])
+    assert warpath.sssp(small, 0).exact_distances.tolist() == [0, 2**40, 2**40 + 5]
+    with pytest.raises(GraphError, match=f"weight {2**63} .* below 2\\*\\*63"):
+        graph([2**63, 1])
+
+
+@pytest.mark.parametrize("make", [
+    lambda nx: nx.grid_2d_graph(3, 4),                                  # tuple nodes
+    lambda nx: nx.relabel_nodes(nx.cycle_graph(5), lambda v: f"v{v}"),  # strings
+    lambda nx: nx.relabel_nodes(nx.path_graph(4), {0: "a", 1: (1, 2), 2: 2.5, 3: 7}),  # mixed
+])
+def test_networkx_labels_stay_one_per_vertex_whatever_the_nodes(make):
+    """Issue 16: tuple nodes became a 2-D label array and index_of raised a bare ValueError."""
+    import networkx as nx
+
+    nx_graph = make(nx)
+    g = Graph.from_networkx(nx_graph)
+    nodes = list(nx_graph.nodes)
+    assert g.labels.shape == (len(nodes),)
+    assert [g.index_of(node) for node in nodes] == list(range(len(nodes)))
+    source, target = nodes[0], nodes[-1]
+    r = warpath.sssp(g, g.index_of(source))
+    path = [g.labels[v] for v in r.path(g.index_of(target)).tolist()]
+    assert path[0] == source and path[-1] == target
+    assert len(path) - 1 == nx.shortest_path_length(nx_graph, source, target)
+    with pytest.raises(SourceError, match="no vertex is labelled"):
+        g.index_of((9, 9))
 
 
 def test_index_types_are_int32_while_they_fit():

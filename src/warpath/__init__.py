@@ -18,9 +18,11 @@ from . import bfs as _bfs_methods  # noqa: F401  (registers the BFS methods)
 from . import sssp as _sssp_methods  # noqa: F401  (registers the SSSP methods)
 from .api import apsp, bfs, multi_source, sssp
 from .device import gpu_available
-from .errors import (DeviceError, EmptyGraphError, GraphError, GraphFormatError,
-                     MethodNotAvailable, NegativeCycleError, NegativeWeightError, SourceError,
-                     WarpathError)
+from .errors import (ArgumentError, DeviceError, DirectionWarning, EmptyGraphError, GraphError,
+                     GraphFileNotFoundError, GraphFormatError, MemoryLimitError,
+                     MethodNotAvailable, MissingPredecessorsError, NegativeCycleError,
+                     NegativeWeightError, OptionError, PathNotFoundError, SourceError,
+                     UnknownFormatError, WarpathError, WarpathWarning)
 from .formats import read, write
 from .graph import Graph
 from .result import BFSResult, DistanceMatrix, SSSPResult
@@ -41,5 +43,7 @@ __all__ = [
     "sssp", "bfs", "multi_source", "apsp", "gpu_available",
     "SSSPResult", "BFSResult", "DistanceMatrix",
     "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
-    "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError",
+    "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError", "ArgumentError",
+    "OptionError", "PathNotFoundError", "GraphFileNotFoundError", "MissingPredecessorsError",
+    "MemoryLimitError", "UnknownFormatError", "WarpathWarning", "DirectionWarning",
 ]

@@ -10,14 +10,16 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
 
 from . import methods
 from .device import resolve_device
-from .errors import DeviceError, EmptyGraphError, GraphError, NegativeWeightError, SourceError
-from .graph import Graph
+from .errors import (ArgumentError, DeviceError, EmptyGraphError, GraphError, SourceError,
+                     WarpathError)
+from .graph import Graph, vertex_index
 
 
 def as_graph(graph) -> Graph:
@@ -47,32 +49,30 @@ def check_source(graph: Graph, source, what: str = "source") -> int:
     Raises
     ------
     SourceError
-        If it is not an integer in ``0..num_vertices-1``.
+        If it is not an integer (``1.5`` and ``"1"`` are refused by name) in
+        ``0..num_vertices-1``.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> check_source(warpath.generators.ring(3, seed=0), 2)
+    2
     """
-    try:
-        index = int(source)
-    except (TypeError, ValueError):
-        raise SourceError(f"{what} must be a vertex index, not {source!r}") from None
-    if index != source or not 0 <= index < graph.num_vertices:
-        raise SourceError(f"{what} {source!r} is out of range: the graph has vertices "
-                          f"0..{graph.num_vertices - 1}")
-    return index
+    return vertex_index(source, graph.num_vertices, what)
 
 
-def _choose(problem: str, method: str, requested_device: str, device: str, graph, limit: bool):
-    if method != "auto":
-        return methods.find(problem, method, device)
-    try:
-        return methods.choose(problem, device, graph, limit=limit)
-    except methods.MethodNotAvailable:
-        # device="auto" chose the GPU, but only a CPU method can do this query
-        # (e.g. a distance limit): run it there rather than fail.
-        if requested_device == "auto" and device == "cuda":
-            return methods.choose(problem, "cpu", graph, limit=limit)
-        raise
+def _check_limit(limit):
+    """A distance or depth limit must be a non-negative real number (or ``None``)."""
+    if limit is None:
+        return
+    if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, (int, float, np.integer, np.floating)):
+        raise ArgumentError(f"limit must be a non-negative number, not {limit!r} "
+                            f"({type(limit).__name__})")
+    if not limit >= 0:   # also refuses NaN
+        raise ArgumentError(f"limit must be a non-negative number, not {limit!r}")
 
 
-def _prepare(graph, problem: str, method: str, device: str, limit=None):
+def _prepare(graph, problem: str, method: str, device: str, limit=None, options=()):
     graph = as_graph(graph)
     if graph.num_vertices == 0:
         raise EmptyGraphError(f"{problem} needs a graph with at least one vertex")
@@ -81,21 +81,13 @@ def _prepare(graph, problem: str, method: str, device: str, limit=None):
             raise DeviceError("a DeviceGraph lives on the GPU: use device='cuda' (or 'auto'), "
                               "or pass the host Graph for device='cpu'")
         device = "cuda"
-    chosen = _choose(problem, method, device, resolve_device(device, problem, method), graph,
-                     limit is not None)
-    if graph.has_negative_weights and not chosen.negative_weights:
-        others = [m.name for m in methods.available(problem) if m.negative_weights]
-        raise NegativeWeightError(
-            f"method {chosen.name!r} needs non-negative weights but the graph has a weight of "
-            f"{graph.min_weight}; use one of: {', '.join(sorted(set(others))) or 'none'}")
+    _check_limit(limit)
+    chosen = methods.resolve(problem, graph, method, device, limit=limit is not None,
+                             options=options)
     return graph, chosen
 
 
 def _run(chosen, graph, sources, options):
-    unknown = set(options) - set(chosen.options) - {"predecessors", "limit"}
-    if unknown:
-        raise TypeError(f"method {chosen.name!r} takes no option(s) {sorted(unknown)}; "
-                        f"it takes {list(chosen.options) or 'none'}")
     start = time.perf_counter()
     result = chosen.run(graph, sources, **options)
     seconds = time.perf_counter() - start
@@ -105,14 +97,53 @@ def _run(chosen, graph, sources, options):
     return result
 
 
-def _limit_option(chosen, limit, options):
-    if limit is None:
-        return options
-    if not chosen.limit:
-        raise methods.MethodNotAvailable(f"method {chosen.name!r} does not support limit=")
-    if not limit >= 0:
-        raise ValueError(f"limit must be a non-negative number, not {limit!r}")
-    return {**options, "limit": limit}
+def _with_limit(options, limit):
+    return options if limit is None else {**options, "limit": limit}
+
+
+def warm_up(chosen, graph, **options) -> float:
+    """Run method ``chosen`` once on a stand-in for ``graph``; return the seconds it took.
+
+    numba compiles a method on its first call (seconds on a fresh install, a
+    load from its disk cache later), which would swamp the time of one query;
+    after this, a query on ``graph`` (same weight type and direction) runs
+    without compiling or loading anything.  A method that runs graphs of up
+    to ``chosen.interpreted_arcs`` arcs in the interpreter needs nothing for
+    such a graph (0.0 is returned); for a larger one the stand-in is a ring
+    just above that size, so it takes the compiled path too.
+
+    Parameters
+    ----------
+    chosen : Method
+        What :func:`warpath.methods.resolve` picked.
+    graph : Graph
+    **options
+        The query's keywords (``predecessors``, ``limit``, method options).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.grid(3, 3, seed=0)
+    >>> warm_up(warpath.methods.resolve("bfs", g), g) >= 0
+    True
+    """
+    if chosen.runs_interpreted(graph):
+        return 0.0
+    size = max(2, chosen.interpreted_arcs + 1)
+    tails = np.arange(size)
+    weights = np.ones(size, dtype=graph.weights.dtype) if graph.weighted else None
+    stand_in = Graph.from_edges(tails, (tails + 1) % size, weights, num_vertices=size,
+                                directed=graph.directed)
+    entry = {"sssp": sssp, "bfs": bfs}.get(chosen.problem)
+    start = time.perf_counter()
+    try:
+        if entry is None:
+            multi_source(stand_in, [0], method=chosen.name, device=chosen.device, **options)
+        else:
+            entry(stand_in, 0, method=chosen.name, device=chosen.device, **options)
+    except WarpathError:
+        pass  # best effort: the real query reports any real problem
+    return time.perf_counter() - start
 
 
 def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limit=None, **options):
@@ -143,7 +174,7 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
     Raises
     ------
     SourceError
-        For a source outside the graph.
+        For a source outside the graph, or one that is not an integer.
     EmptyGraphError
         For a graph without vertices.
     NegativeWeightError
@@ -154,6 +185,10 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
         For an unknown method/device pair.
     DeviceError
         For ``device="cuda"`` without a usable GPU.
+    ArgumentError
+        For an unknown device name or a negative ``limit``.
+    OptionError
+        For an option the method does not take, or a value it refuses.
 
     Examples
     --------
@@ -163,10 +198,9 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
     >>> r.distances.tolist(), r.path(2).tolist()
     ([0.0, 4.0, 1.0], [0, 2])
     """
-    graph, chosen = _prepare(graph, "sssp", method, device, limit)
+    graph, chosen = _prepare(graph, "sssp", method, device, limit, options)
     source = check_source(graph, source)
-    options = _limit_option(chosen, limit, options)
-    return _run(chosen, graph, source, {**options, "predecessors": predecessors})
+    return _run(chosen, graph, source, {**_with_limit(options, limit), "predecessors": predecessors})
 
 
 def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit=None, **options):
@@ -193,13 +227,13 @@ def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit
     >>> warpath.bfs(warpath.generators.ring(5, seed=0), 0).levels.tolist()
     [0, 1, 2, 3, 4]
     """
-    graph, chosen = _prepare(graph, "bfs", method, device, limit)
+    graph, chosen = _prepare(graph, "bfs", method, device, limit, options)
     source = check_source(graph, source)
-    options = _limit_option(chosen, limit, options)
-    return _run(chosen, graph, source, {**options, "predecessors": predecessors})
+    return _run(chosen, graph, source, {**_with_limit(options, limit), "predecessors": predecessors})
 
 
-def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True, **options):
+def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True,
+                 progress=None, **options):
     """Shortest paths from each of several sources: one distance row per source.
 
     Parameters
@@ -210,10 +244,19 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     method, device : str
         See ``warpath.methods.available("multi_source")``.
     predecessors : bool
+    progress : callable, optional
+        ``progress(done, total)``: called as sources finish (after each chunk
+        for the CPU methods, once at the end for the others).
 
     Returns
     -------
     DistanceMatrix
+
+    Raises
+    ------
+    MemoryLimitError
+        When the result would not fit in memory (see
+        :func:`warpath.apsp.memory.estimate`); checked before any work.
 
     Examples
     --------
@@ -222,15 +265,19 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     >>> warpath.multi_source(g, [1, 0]).distances.tolist()
     [[inf, 0.0, 5.0], [0.0, 1.0, 6.0]]
     """
-    graph, chosen = _prepare(graph, "multi_source", method, device)
+    graph, chosen = _prepare(graph, "multi_source", method, device, options=options)
     sources = np.atleast_1d(np.asarray(sources))
     if sources.ndim != 1 or sources.size == 0:
         raise SourceError("sources must be a non-empty list of vertex indices")
-    sources = np.array([check_source(graph, s) for s in sources], dtype=np.int64)
-    return _run(chosen, graph, sources, {**options, "predecessors": predecessors})
+    if sources.dtype.kind not in "iu":
+        shown = np.array2string(sources, threshold=8, separator=", ")
+        raise SourceError(f"sources must be integer vertex indices, not {shown} "
+                          f"({sources.dtype})")
+    sources = np.array([check_source(graph, s) for s in sources.tolist()], dtype=np.int64)
+    return _run_rows(chosen, graph, sources, predecessors, progress, options, "multi_source")
 
 
-def apsp(graph, *, method="auto", device="auto", predecessors=True, **options):
+def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=None, **options):
     """All-pairs shortest paths: an n x n distance matrix.
 
     Parameters
@@ -241,6 +288,9 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, **options):
         ``"repeated-sssp"`` on the CPU; see ``warpath.methods.available("apsp")``.
     device : {"auto", "cpu", "cuda"}
     predecessors : bool
+    progress : callable, optional
+        ``progress(done, total)``: called as sources finish (after each chunk
+        for the CPU methods, once at the end for the others).
 
     Returns
     -------
@@ -251,6 +301,12 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, **options):
     ------
     NegativeCycleError
         When the graph has a negative cycle.
+    MemoryLimitError
+        When the run and its matrices would not fit in memory (see
+        :func:`warpath.apsp.memory.estimate`, which also says how much the
+        query needs); checked before any work.  Reading ``.distances`` of an
+        integer result builds a float64 copy (8 more bytes per pair);
+        ``exact_distances`` and ``distance_blocks()`` do not.
 
     Examples
     --------
@@ -259,6 +315,25 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, **options):
     >>> warpath.apsp(g, method="floyd-warshall").distances.tolist()
     [[0.0, 2.0], [3.0, 0.0]]
     """
-    graph, chosen = _prepare(graph, "apsp", method, device)
+    graph, chosen = _prepare(graph, "apsp", method, device, options=options)
     sources = np.arange(graph.num_vertices, dtype=np.int64)
-    return _run(chosen, graph, sources, {**options, "predecessors": predecessors})
+    return _run_rows(chosen, graph, sources, predecessors, progress, options, "apsp")
+
+
+def _run_rows(chosen, graph, sources, predecessors, progress, options, problem):
+    """A many-source query: the memory rule first, then the run, with progress reports."""
+    from .apsp.memory import estimate
+
+    # The run and its result; reading .distances of an integer result later adds a float64
+    # copy, which estimate() counts by default but distance_blocks() avoids.
+    estimate(graph, len(sources), method=chosen, predecessors=predecessors, problem=problem,
+             float_distances=False).check()
+    options = {**options, "predecessors": predecessors}
+    if progress is None:
+        return _run(chosen, graph, sources, options)
+    if "progress" in inspect.signature(chosen.run).parameters:
+        return _run(chosen, graph, sources, {**options, "progress": progress})
+    progress(0, len(sources))   # a method that cannot report: at least the start and the end
+    result = _run(chosen, graph, sources, options)
+    progress(len(sources), len(sources))
+    return result

@@ -8,11 +8,16 @@ The command speaks the file's own vertex ids: ``--source 1`` on a DIMACS file
 is the file's vertex 1 (internal index 0).  Result files are indexed by
 internal vertex, and CSV output carries the file's label beside each index.
 
-Every error a user can cause (a missing or malformed file, a source that is
-not in the graph, a negative cycle, an unknown method, no GPU, bad arguments)
-prints one line, ``warpath: error: ...``, and exits with status 1 (2 for
-usage errors), never with a traceback.  Set ``WARPATH_DEBUG=1`` to get the
-traceback of an unexpected failure.
+Every error a user can cause prints one line, ``warpath: error: ...``, never
+a traceback, and the exit status follows one rule: 2 when the command line
+itself is wrong (an unknown command, flag, method, option or suite, or a
+value out of its domain such as ``-O heap_arity=0``), 1 when the command line
+is fine but the data or the machine says no (a missing or malformed file, a
+vertex not in the graph, a negative cycle, no GPU, not enough memory, or a
+bug, which says "internal error").  Warnings are one line too,
+``warpath: warning: ...``.  Closing the output early (``warpath methods |
+head -1``) is not an error.  Set ``WARPATH_DEBUG=1`` to get the traceback of
+an unexpected failure.
 
 Examples
 --------
@@ -33,33 +38,36 @@ import csv
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 import warpath
 
-from . import methods
-from .device import gpu_status, resolve_device
-from .errors import NegativeCycleError, SourceError, WarpathError
+from . import methods, output, progress
+from .api import warm_up
+from .device import gpu_status
+from .errors import (ArgumentError, DirectionWarning, NegativeCycleError, SourceError,
+                     WarpathError, WarpathWarning)
+from .formats import check_folder, output_format
 from .graph import Graph
-from .result import DistanceMatrix
+from .jit import CompileTimer
 
 PROG = "warpath"
 RESULT_SUFFIXES = (".npy", ".csv")
 GENERATOR_KINDS = ("random", "rmat", "power_law", "ring", "complete", "grid")
 # Above this many bytes a file read shows a progress indicator (on a terminal only).
 BIG_FILE_BYTES = 32 * 2**20
-# From this many vertices, apsp on a terminal runs in chunks of sources behind a progress bar.
+# From this many vertices apsp reports its progress on stderr (a bar on a terminal, else lines).
 APSP_PROGRESS_MIN_VERTICES = 2048
-APSP_PROGRESS_CHUNKS = 100
 
 
-class UsageError(Exception):
-    """Arguments that parse but do not make sense together (exit status 2)."""
+class UsageError(ArgumentError):
+    """A command line that does not parse or whose arguments do not go together (exit status 2)."""
 
 
-class CommandError(Exception):
+class CommandError(WarpathError):
     """A failure the user can fix that is not one of warpath's typed errors (exit status 1)."""
 
 
@@ -343,8 +351,13 @@ def _stderr_is_terminal() -> bool:
     return hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
 
 
-def _read_graph(args) -> tuple[Graph, float]:
-    """Read ``args.file`` (with a progress indicator for big files on a terminal)."""
+def _read_graph(args) -> tuple[Graph, str]:
+    """Read ``args.file`` (with a progress indicator for big files on a terminal).
+
+    Returns the graph and how long the reading took, as ``"read in 12.3 ms"``,
+    with the parser's compilation (first use of a large file's parser after
+    install) said apart: ``"read in 1.2 s (and 9.8 s compiling the parser, once)"``.
+    """
     path = args.file
     if not os.path.exists(path):
         raise CommandError(f"{path}: no such file")
@@ -359,17 +372,35 @@ def _read_graph(args) -> tuple[Graph, float]:
                    file=sys.stderr, leave=False)
     start = time.perf_counter()
     try:
-        graph = warpath.read(path, format=args.format,
-                             directed=False if args.undirected else None)
+        with CompileTimer() as compiling, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            graph = warpath.read(path, format=args.format,
+                                 directed=False if args.undirected else None)
     finally:
         if bar is not None:
             bar.update(size)
             bar.close()
+    text = f"read in {_fmt_seconds(time.perf_counter() - start - compiling.seconds)}"
+    if compiling.seconds:
+        text += f" (and {_fmt_seconds(compiling.seconds)} compiling the parser, once)"
+    for warning in caught:
+        warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    args.direction = _direction_text(graph, args, caught)
     if args.random_weights is not None:
         graph = graph.with_random_weights(*args.random_weights, seed=args.seed or 0)
     elif args.seed is not None:
         raise UsageError("--seed goes with --random-weights")
-    return graph, time.perf_counter() - start
+    return graph, text
+
+
+def _direction_text(graph, args, caught) -> str:
+    """How the graph's direction was decided, for ``info``."""
+    if args.undirected:
+        return "undirected (--undirected: every line or arc of the file is an edge)"
+    if any(issubclass(w.category, DirectionWarning) for w in caught):
+        return ("directed, assumed: the edge list does not say (no 'Directed graph' or "
+                "'Undirected graph' comment); --undirected reads each line as one edge")
+    return f"{'directed' if graph.directed else 'undirected'} (as the file says)"
 
 
 def _vertex_index(graph: Graph, text: str, option: str, path: str) -> int:
@@ -411,42 +442,15 @@ def _check_output(path, suffixes=RESULT_SUFFIXES):
     suffix = Path(path).suffix.lower()
     if suffix not in suffixes:
         raise UsageError(f"--output {path}: the name must end in {' or '.join(suffixes)}")
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise CommandError(f"--output {path}: the directory {parent} does not exist")
+    check_folder(path)
     return suffix
 
 
-def _choose(problem, graph, args, options):
-    """The method and device that ``method=args.method, device=args.device`` will run."""
-    device = resolve_device(args.device, problem, args.method)
-    if args.method == "auto":
-        chosen = methods.choose(problem, device, graph)
-    else:
-        chosen = methods.find(problem, args.method, device)
-    unknown = sorted(set(options) - set(chosen.options))
-    if unknown:
-        takes = ", ".join(chosen.options) or "none"
-        raise UsageError(f"method {chosen.name!r} has no option {', '.join(unknown)} "
-                         f"(it takes: {takes})")
-    return chosen
-
-
-def _warm_up(problem, graph, chosen, kwargs) -> float:
-    """Compile ``chosen`` on a two-vertex graph of the same weight type; return the seconds.
-
-    numba compiles a method on its first call (seconds), which would swamp the
-    time and MTEPS of one query; the summary reports the two separately.
-    """
-    weights = np.ones(1, dtype=graph.weights.dtype) if graph.weighted else None
-    tiny = Graph.from_edges([0], [1], weights, num_vertices=2, directed=graph.directed)
-    entry = warpath.sssp if problem == "sssp" else warpath.bfs
-    start = time.perf_counter()
-    try:
-        entry(tiny, 0, method=chosen.name, device=chosen.device, **kwargs)
-    except WarpathError:
-        pass  # best effort: the real query reports any real problem
-    return time.perf_counter() - start
+def _resolve(problem, graph, args, options):
+    """The method and device that will run: the library's own rule (:func:`methods.resolve`)."""
+    limit = getattr(args, "limit", None) is not None
+    return methods.resolve(problem, graph, args.method, args.device, limit=limit,
+                           options=options)
 
 
 def _fmt_seconds(seconds: float) -> str:
@@ -472,20 +476,22 @@ def _print_rows(rows):
         print(f"{name:<{width}}  {value}")
 
 
-def _graph_line(graph: Graph, path, read_seconds) -> str:
+def _graph_line(graph: Graph, path, read_text) -> str:
     kind = "directed" if graph.directed else "undirected"
     weights = f"{graph.weights.dtype} weights" if graph.weighted else "unweighted"
     return (f"{os.path.basename(str(path))}: {graph.num_vertices:,} vertices, "
-            f"{graph.num_edges:,} arcs ({kind}, {weights}), read in {_fmt_seconds(read_seconds)}")
+            f"{graph.num_edges:,} arcs ({kind}, {weights}), {read_text}")
 
 
-def _run_rows(stats, reached_arcs, warm_up_seconds):
+def _run_rows(stats, reached_arcs, warm_up_seconds, interpreted=False):
     """The method, time, MTEPS and counter rows of a summary."""
     seconds = float(stats.get("seconds", 0.0))
     rows = [("method", f"{stats.get('method')} ({stats.get('device')})")]
     timing = _fmt_seconds(seconds)
     if warm_up_seconds is not None:
         timing += f" (compilation and warm-up before it: {_fmt_seconds(warm_up_seconds)})"
+    elif interpreted:
+        timing += " (run in the interpreter: no compilation for a graph this small)"
     rows.append(("time", timing))
     mteps = reached_arcs / seconds / 1e6 if seconds > 0 else float("inf")
     rows.append(("MTEPS", f"{mteps:,.1f} ({reached_arcs:,} arcs leave reached vertices)"))
@@ -578,25 +584,27 @@ def _run_single_source(problem, args) -> int:
     suffix = _check_output(args.output)
     if args.path_to is not None and not args.predecessors:
         raise UsageError("--path-to needs the predecessors: drop --no-predecessors")
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     source = _vertex_index(graph, args.source, "--source", args.file)
     target = None if args.path_to is None else _vertex_index(graph, args.path_to, "--path-to",
                                                              args.file)
     kwargs = dict(options, predecessors=args.predecessors)
     if args.limit is not None:
         kwargs["limit"] = args.limit
-    chosen = _choose(problem, graph, args, options)
-    warm_up_seconds = _warm_up(problem, graph, chosen, kwargs)
+    chosen = _resolve(problem, graph, args, options)
+    warm_up_seconds = warm_up(chosen, graph, **kwargs)
+    if chosen.runs_interpreted(graph):
+        warm_up_seconds = None   # nothing to compile: the method runs this graph interpreted
     entry = warpath.sssp if problem == "sssp" else warpath.bfs
     try:
-        result = entry(graph, source, method=args.method, device=args.device, **kwargs)
+        result = entry(graph, source, method=chosen.name, device=chosen.device, **kwargs)
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(
             graph, err.cycle, f"reachable from source {args.source}")) from None
 
     reached = np.isfinite(result.distances)
     reached_arcs = int(graph.out_degrees()[reached].sum())
-    rows = [("graph", _graph_line(graph, args.file, read_seconds)),
+    rows = [("graph", _graph_line(graph, args.file, read_text)),
             ("source", f"{args.source} (index {source})")]
     if problem == "sssp":
         texts = _distance_texts(result)
@@ -610,7 +618,8 @@ def _run_single_source(problem, args) -> int:
         rows.append(("reached", _reached_text(int(reached.sum()), graph.num_vertices)))
         rows.append(("max level", f"{int(result.levels[far]):,} "
                                   f"(vertex {_labels_text(graph, [far])[0]})"))
-    rows += _run_rows(result.stats, reached_arcs, warm_up_seconds)
+    rows += _run_rows(result.stats, reached_arcs, warm_up_seconds,
+                      interpreted=chosen.runs_interpreted(graph))
     if target is not None:
         distance = (_fmt_number(result.distances[target]) if problem == "sssp"
                     else f"{int(result.levels[target])} hops")
@@ -661,61 +670,53 @@ def run_apsp(args) -> int:
     """
     options = _options(args.option)
     suffix = _check_output(args.output)
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     n = graph.num_vertices
-    _check_apsp_memory(n, args.predecessors)
-    chosen = _choose("apsp", graph, args, options)
+    chosen = _resolve("apsp", graph, args, options)
+    if suffix == ".csv":
+        warning = output.csv_warning(args.output, graph, n)
+        if warning:
+            warnings.warn(warning, WarpathWarning, stacklevel=1)
+    report = progress.reporter(f"apsp ({chosen.name}, {chosen.device})") \
+        if n >= APSP_PROGRESS_MIN_VERTICES else None
     try:
-        result = (_apsp(graph, args, options, chosen) if not (args.scheduler or args.workers)
-                  else _distributed_apsp(graph, args, options))
+        if args.scheduler or args.workers:
+            result = _distributed_apsp(graph, args, options)
+        else:
+            result = warpath.apsp(graph, method=chosen.name, device=chosen.device,
+                                  predecessors=args.predecessors, progress=report, **options)
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(graph, err.cycle)) from None
-    distances = result.distances
-    finite = np.isfinite(distances)
-    # Each source's search traverses the arcs leaving the vertices it reaches.
-    reached_arcs = int((finite.astype(np.int64) @ graph.out_degrees().astype(np.int64)).sum())
-    pairs = int(finite.sum())
-    largest = distances[finite].max() if pairs else 0.0
-    rows = [("graph", _graph_line(graph, args.file, read_seconds)),
+    finally:
+        if report is not None:
+            report.close()
+    pairs, largest, reached_arcs = _matrix_summary(result, graph.out_degrees().astype(np.int64))
+    rows = [("graph", _graph_line(graph, args.file, read_text)),
             ("reachable pairs", f"{pairs:,} of {n * n:,} ({100.0 * pairs / (n * n):.1f}%)"),
             ("max distance", _fmt_number(largest))]
     rows += _run_rows(result.stats, reached_arcs, None)
     if args.output:
         if suffix == ".npy":
-            np.save(args.output, distances)
+            output.write_matrix_npy(args.output, result)
         else:
-            _write_apsp_csv(args.output, graph, result)
+            output.write_pairs_csv(args.output, graph, result)
         rows.append(("output", args.output))
     _print_rows(rows)
     return 0
 
 
-def _apsp(graph, args, options, chosen):
-    """:func:`warpath.apsp`, or on a terminal and a big graph the same rows computed by
-    :func:`warpath.multi_source` in chunks of sources behind a progress bar (when the
-    chosen method also solves multi-source problems)."""
-    n = graph.num_vertices
-    twin = any(m.name == chosen.name for m in methods.available("multi_source", chosen.device))
-    if not (twin and n >= APSP_PROGRESS_MIN_VERTICES and _stderr_is_terminal()):
-        return warpath.apsp(graph, method=args.method, device=args.device,
-                            predecessors=args.predecessors, **options)
-    from tqdm import tqdm
-
-    parts = []
-    with tqdm(total=n, unit="sources", desc=f"apsp ({chosen.name}, {chosen.device})",
-              file=sys.stderr, leave=False) as bar:
-        for chunk in np.array_split(np.arange(n, dtype=np.int64), min(n, APSP_PROGRESS_CHUNKS)):
-            parts.append(warpath.multi_source(graph, chunk, method=chosen.name,
-                                              device=chosen.device,
-                                              predecessors=args.predecessors, **options))
-            bar.update(chunk.size)
-    exact = [part.exact_distances for part in parts]
-    distances = np.vstack(exact if exact[0] is not None else [part.distances for part in parts])
-    predecessors = None if not args.predecessors else np.vstack([p.predecessors for p in parts])
-    stats = dict(parts[0].stats)
-    for key in ("seconds", "iterations", "relaxations"):
-        stats[key] = sum(part.stats.get(key, 0) for part in parts)
-    return DistanceMatrix(np.arange(n, dtype=np.int64), distances, predecessors, stats)
+def _matrix_summary(result, out_degrees):
+    """Reachable pairs, the largest finite distance and the arcs the searches traversed
+    (each source's search traverses the arcs leaving the vertices it reaches), by row blocks."""
+    pairs = reached_arcs = 0
+    largest = -np.inf
+    for _, block in result.distance_blocks():
+        finite = np.isfinite(block)
+        pairs += int(finite.sum())
+        reached_arcs += int((finite @ out_degrees).sum())
+        if finite.any():
+            largest = max(largest, float(block[finite].max()))
+    return pairs, largest if pairs else 0.0, reached_arcs
 
 
 def _distributed_apsp(graph, args, options):
@@ -727,42 +728,6 @@ def _distributed_apsp(graph, args, options):
     return distributed.apsp_on_cluster(graph, scheduler=args.scheduler, workers=args.workers,
                                        method=args.method, device=args.device,
                                        predecessors=args.predecessors, **options)
-
-
-def _check_apsp_memory(n, predecessors):
-    """Refuse an n x n matrix larger than this machine's memory, before trying."""
-    needed = n * n * (8 + (8 if predecessors else 0))
-    try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return
-    if needed > physical:
-        raise CommandError(
-            f"apsp on {n:,} vertices needs {needed / 2**30:,.1f} GiB for its matrices but this "
-            f"machine has {physical / 2**30:,.1f} GiB"
-            + ("; try --no-predecessors" if predecessors and needed / 2 <= physical else ""))
-
-
-def _write_apsp_csv(path, graph, result):
-    """Long format: one row per reachable (source, target) pair, file labels beside indices."""
-    labels = graph.labels.astype(str)
-    exact = result.exact_distances
-    predecessors = result.predecessors
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["source", "source_label", "target", "target_label", "distance",
-                         "predecessor"])
-        for row, source in enumerate(result.sources):
-            targets = np.flatnonzero(np.isfinite(result.distances[row]))
-            values = (exact[row, targets] if exact is not None
-                      else result.distances[row, targets]).astype(str)
-            if predecessors is None:
-                preds = [""] * targets.size
-            else:
-                p = predecessors[row, targets]
-                preds = np.where(p >= 0, labels[np.maximum(p, 0)], "")
-            writer.writerows(zip([int(source)] * targets.size, [labels[source]] * targets.size,
-                                 targets, labels[targets], values, preds))
 
 
 def run_info(args) -> int:
@@ -780,13 +745,14 @@ def run_info(args) -> int:
     ...
     0
     """
-    graph, read_seconds = _read_graph(args)
+    graph, read_text = _read_graph(args)
     if graph.weighted and graph.num_edges:
         weights = (f"{graph.weights.dtype}, {_fmt_number(graph.min_weight)} .. "
                    f"{_fmt_number(graph.weights.max().item())}")
     else:
         weights = "none (every arc weighs 1)"
-    rows = [("file", f"{args.file} (read in {_fmt_seconds(read_seconds)})"),
+    rows = [("file", f"{args.file} ({read_text})"),
+            ("direction", args.direction),
             ("vertex ids", _describe_labels(graph)
              + (" (the file's own)" if graph.has_labels else " (0-based)")),
             ("weights", weights)]
@@ -814,11 +780,12 @@ def run_generate(args) -> int:
     if missing:
         flags = " ".join(f"--{name.replace('_', '-')} ..." for name in missing)
         raise UsageError(f"generate {args.kind} needs {flags}")
-    _check_writable(args.output)
+    output_format(args.output)
+    check_folder(args.output)
     try:
         graph = _generate(args)
-    except ValueError as err:  # the generators' own checks of sizes and weights
-        raise CommandError(f"generate {args.kind}: {err}") from None
+    except ArgumentError as err:  # the generators' own checks of sizes and weights
+        raise UsageError(f"generate {args.kind}: {err}") from None
     warpath.write(graph, args.output)
     print(f"wrote {args.output}: {args.kind}, {_shape(graph)}")
     return 0
@@ -856,12 +823,6 @@ def _shape(graph: Graph) -> str:
     return f"{graph.num_vertices:,} vertices, {graph.num_edges:,} arcs ({kind}, {weights})"
 
 
-def _check_writable(path):
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise CommandError(f"{path}: the directory {parent} does not exist")
-
-
 def run_convert(args) -> int:
     """``warpath convert``: read one graph file and write it in another format.
 
@@ -874,7 +835,8 @@ def run_convert(args) -> int:
     wrote ...ring.mtx: 3 vertices, 3 arcs (directed, int32 weights)
     0
     """
-    _check_writable(args.output)
+    output_format(args.output, args.to_format)
+    check_folder(args.output)
     args.file = args.input
     graph, _ = _read_graph(args)
     warpath.write(graph, args.output, format=args.to_format)
@@ -896,7 +858,7 @@ def run_methods(args) -> int:
     """
     listed = methods.available(args.problem)
     header = ("problem", "name", "device", "negative weights", "limit", "summary")
-    rows = [header] + [(m.problem, m.name, m.device, "yes" if m.negative_weights else "no",
+    rows = [header] + [(m.problem, m.name, m.device, _negative_weights_text(m),
                         "yes" if m.limit else "no", m.summary + (
                             f" (options: {', '.join(m.options)})" if m.options else ""))
                        for m in listed]
@@ -907,6 +869,12 @@ def run_methods(args) -> int:
     print(f"\nGPU: {'usable' if usable else 'not usable'} ({reason}); "
           f"--device auto runs on the {'GPU' if usable else 'CPU'}")
     return 0
+
+
+def _negative_weights_text(method) -> str:
+    if method.problem in methods.WEIGHTLESS_PROBLEMS:
+        return "ignored"
+    return "yes" if method.negative_weights else "no"
 
 
 # ---------------------------------------------------------------------------- entry point
@@ -923,10 +891,12 @@ def main(argv=None) -> int:
     Returns
     -------
     int
-        0 on success, 1 for an error the user can fix (a missing or malformed
-        file, a bad source, a negative cycle, an unavailable method or device),
-        2 for a usage error, 130 when interrupted.  Errors print one line on
-        stderr.
+        0 on success (also when the reader of the output stops early), 2 when
+        the command line is wrong (an unknown flag, method, option or suite, a
+        value out of its domain), 1 when the data or the machine says no (a
+        missing or malformed file, a vertex not in the graph, a negative
+        cycle, no GPU, not enough memory; a bug too), 130 when interrupted.
+        Errors and warnings print one line on stderr.
 
     Examples
     --------
@@ -943,38 +913,57 @@ def main(argv=None) -> int:
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = os.environ.get("WARPATH_DEBUG", "") not in ("", "0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        try:
+            bench_command = None
+            if argv and argv[0] == "bench":
+                try:
+                    from .benchmark import command as bench_command
+                except ImportError as exc:
+                    raise CommandError(f"the benchmark harness cannot be loaded: {exc}") from None
+            args = build_parser(bench_command).parse_args(argv)
+            status = int(args.handler(args) or 0)
+            sys.stdout.flush()   # a closed pipe shows here, inside the handler below
+            return status
+        except SystemExit as exit_:  # --help and --version
+            return exit_.code if isinstance(exit_.code, int) else 0
+        except ArgumentError as err:   # the command line is wrong (UsageError included)
+            return _report(err, 2)
+        except WarpathError as err:    # the data or the machine says no
+            return _report(err, 1)
+        except KeyboardInterrupt:
+            return _report("interrupted", 130)
+        except BrokenPipeError:  # e.g. 'warpath methods | head -1': the reader had enough
+            _silence_stdout()
+            return 0
+        except FileNotFoundError as err:
+            return _report(f"{err.filename}: no such file or directory", 1)
+        except MemoryError:
+            return _report("out of memory (try a smaller graph or --no-predecessors)", 1)
+        except OSError as err:
+            where = f"{err.filename}: " if err.filename else ""
+            return _report(f"{where}{err.strerror or err}", 1)
+        except Exception as err:  # a bug, not a user error: still one line unless debugging
+            if debug:
+                raise
+            return _report(f"internal error: {type(err).__name__}: {err} "
+                           f"(set WARPATH_DEBUG=1 for the traceback, and please report it)", 1)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as one line on stderr, without Python's source path and line."""
+    print(f"{PROG}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null so the interpreter's final flush meets no closed pipe."""
     try:
-        bench_command = None
-        if argv and argv[0] == "bench":
-            try:
-                from .benchmark import command as bench_command
-            except ImportError as exc:
-                raise CommandError(f"the benchmark harness cannot be loaded: {exc}") from None
-        args = build_parser(bench_command).parse_args(argv)
-        return int(args.handler(args) or 0)
-    except SystemExit as exit_:  # --help and --version
-        return exit_.code if isinstance(exit_.code, int) else 0
-    except UsageError as err:
-        return _report(err, 2)
-    except (WarpathError, CommandError) as err:
-        return _report(err, 1)
-    except KeyboardInterrupt:
-        return _report("interrupted", 130)
-    except BrokenPipeError:  # e.g. 'warpath methods | head'
-        sys.stderr.close()
-        return 1
-    except FileNotFoundError as err:
-        return _report(f"{err.filename}: no such file or directory", 1)
-    except MemoryError:
-        return _report("out of memory (try a smaller graph, --no-predecessors, or the GPU)", 1)
-    except OSError as err:
-        return _report(f"{err.filename or ''}{': ' if err.filename else ''}{err.strerror or err}",
-                       1)
-    except Exception as err:  # a bug, not a user error: still one line unless debugging
-        if debug:
-            raise
-        return _report(f"internal error: {type(err).__name__}: {err} "
-                       f"(set WARPATH_DEBUG=1 for the traceback, and please report it)", 1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass   # not a real file descriptor (a test's captured stdout): nothing to flush there
 
 
 def _report(error, status: int) -> int:

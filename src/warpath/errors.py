@@ -2,6 +2,15 @@
 
 Every error a user can cause derives from :class:`WarpathError`, so a caller
 (and the command line) can catch them all in one place and print one line.
+Each one also derives from the built-in exception a Python caller would
+expect (``ValueError`` for a bad value, ``TypeError`` for an unknown option,
+``FileNotFoundError`` for a missing file or folder, ``MemoryError`` for a
+result that cannot fit), and its message names the offending value.
+
+The command line maps them to exit statuses by one rule: an
+:class:`ArgumentError` (the call itself is wrong: an unknown method or
+option, a value out of its domain) exits with 2, every other
+:class:`WarpathError` (the data or the machine says no) with 1.
 
 Examples
 --------
@@ -15,6 +24,34 @@ from __future__ import annotations
 
 class WarpathError(Exception):
     """Base class of the errors a user of warpath can cause."""
+
+
+class WarpathWarning(UserWarning):
+    """Base class of the warnings warpath gives (the command line prints them as one line)."""
+
+
+class DirectionWarning(WarpathWarning):
+    """An edge list whose file does not say whether it is directed, read as directed."""
+
+
+class ArgumentError(WarpathError, ValueError):
+    """An argument whose value the function does not take (``limit=-1``, ``device="gpu"``)."""
+
+
+class OptionError(ArgumentError, TypeError):
+    """A method option that the method does not take, or a value it refuses."""
+
+
+class PathNotFoundError(WarpathError, FileNotFoundError):
+    """A file to read, or the folder to write a file into, does not exist."""
+
+
+class MissingPredecessorsError(WarpathError, ValueError):
+    """A path asked of a result computed with ``predecessors=False``."""
+
+
+class MemoryLimitError(WarpathError, MemoryError):
+    """A computation whose memory estimate exceeds what the machine has (the message says both)."""
 
 
 class GraphError(WarpathError, ValueError):
@@ -42,6 +79,16 @@ class GraphFormatError(GraphError):
         if line is not None:
             where = f"{where}:{line}"
         super().__init__(f"{where}: {message}")
+
+
+class UnknownFormatError(GraphFormatError, ArgumentError):
+    """A format name, or a file suffix to write, that names no supported format (both a
+    :class:`GraphFormatError` and an :class:`ArgumentError`)."""
+
+
+class GraphFileNotFoundError(GraphFormatError, PathNotFoundError):
+    """A graph file that does not exist (both a :class:`GraphFormatError` and a
+    ``FileNotFoundError``)."""
 
 
 class NegativeCycleError(WarpathError):
@@ -81,7 +128,7 @@ class EmptyGraphError(GraphError):
     """An operation that needs at least one vertex was given an empty graph."""
 
 
-class MethodNotAvailable(WarpathError, LookupError):
+class MethodNotAvailable(ArgumentError, LookupError):
     """A method/device pair that does not exist (the message lists those that do)."""
 
 

@@ -53,6 +53,7 @@ import numbers
 
 import numpy as np
 
+from .errors import ArgumentError
 from .graph import Graph
 
 __all__ = ["random", "rmat", "power_law", "ring", "complete", "grid",
@@ -70,36 +71,36 @@ def _rng(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise ValueError(f"seed must be an int or a numpy.random.Generator, not {seed!r}")
+        raise ArgumentError(f"seed must be an int or a numpy.random.Generator, not {seed!r}")
     if seed < 0:
-        raise ValueError(f"seed must be non-negative, not {seed}")
+        raise ArgumentError(f"seed must be non-negative, not {seed}")
     return np.random.default_rng(int(seed))
 
 
 def _count(name, value, minimum=0) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, not {value!r}")
+        raise ArgumentError(f"{name} must be an integer, not {value!r}")
     if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, not {value}")
+        raise ArgumentError(f"{name} must be >= {minimum}, not {value}")
     return int(value)
 
 
 def _check_weights(weights, max_weight):
     """Validate the weight keywords; returns the integer weight dtype (or None)."""
     if weights not in ("int", "float", None):
-        raise ValueError(f'weights must be "int", "float" or None, not {weights!r}')
+        raise ArgumentError(f'weights must be "int", "float" or None, not {weights!r}')
     if weights is None:
         return None
     if isinstance(max_weight, (bool, np.bool_)) or not isinstance(max_weight, numbers.Real):
-        raise ValueError(f"max_weight must be a number, not {max_weight!r}")
+        raise ArgumentError(f"max_weight must be a number, not {max_weight!r}")
     if weights == "float":
         if not (math.isfinite(max_weight) and max_weight >= 1):
-            raise ValueError(f"max_weight must be a finite number >= 1, not {max_weight}")
+            raise ArgumentError(f"max_weight must be a finite number >= 1, not {max_weight}")
         return None
     if not math.isfinite(max_weight) or max_weight != int(max_weight):
-        raise ValueError(f'max_weight must be an integer for weights="int", not {max_weight}')
+        raise ArgumentError(f'max_weight must be an integer for weights="int", not {max_weight}')
     if not 1 <= max_weight <= _INT64_MAX:
-        raise ValueError(f"max_weight must be in [1, 2**63 - 1], not {max_weight}")
+        raise ArgumentError(f"max_weight must be in [1, 2**63 - 1], not {max_weight}")
     return np.dtype(np.int32) if max_weight <= _INT32_MAX else np.dtype(np.int64)
 
 
@@ -204,7 +205,7 @@ def random(n, m, *, seed, weights="int", max_weight=100, directed=True):
     possible = n * (n - 1) if directed else n * (n - 1) // 2
     if m > possible:
         kind = "arcs" if directed else "edges"
-        raise ValueError(f"m = {m} is more than the {possible} {kind} possible on {n} vertices "
+        raise ArgumentError(f"m = {m} is more than the {possible} {kind} possible on {n} vertices "
                          "without self-loops")
     _check_weights(weights, max_weight)
     rng = _rng(seed)
@@ -294,16 +295,16 @@ def rmat(scale, edge_factor, a=0.57, b=0.19, c=0.19, *, seed, weights="int", max
     """
     scale = _count("scale", scale, 1)
     if scale > 40:
-        raise ValueError(f"scale must be at most 40, not {scale}")
+        raise ArgumentError(f"scale must be at most 40, not {scale}")
     edge_factor = _count("edge_factor", edge_factor, 0)
     probabilities = []
     for name, value in (("a", a), ("b", b), ("c", c)):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
                 or not 0 <= value <= 1:
-            raise ValueError(f"{name} must be a probability in [0, 1], not {value!r}")
+            raise ArgumentError(f"{name} must be a probability in [0, 1], not {value!r}")
         probabilities.append(float(value))
     if sum(probabilities) > 1 + 1e-12:
-        raise ValueError(f"a + b + c = {sum(probabilities):g} must be at most 1 "
+        raise ArgumentError(f"a + b + c = {sum(probabilities):g} must be at most 1 "
                          "(d = 1 - a - b - c)")
     _check_weights(weights, max_weight)
     rng = _rng(seed)
@@ -395,11 +396,11 @@ def power_law(n, avg_degree, max_degree, *, seed, weights="int", max_weight=100,
     n = _count("n", n, 2)
     max_degree = _count("max_degree", max_degree, 1)
     if max_degree > n - 1:
-        raise ValueError(f"max_degree = {max_degree} is more than n - 1 = {n - 1} "
+        raise ArgumentError(f"max_degree = {max_degree} is more than n - 1 = {n - 1} "
                          "(heads are distinct and never the tail)")
     if isinstance(avg_degree, (bool, np.bool_)) or not isinstance(avg_degree, numbers.Real) \
             or not 0 <= avg_degree <= max_degree:
-        raise ValueError(f"avg_degree must be a number in [0, max_degree = {max_degree}], "
+        raise ArgumentError(f"avg_degree must be a number in [0, max_degree = {max_degree}], "
                          f"not {avg_degree!r}")
     _check_weights(weights, max_weight)
     rng = _rng(seed)
@@ -632,10 +633,10 @@ def with_negative_weights(g, *, seed, fraction=0.1, return_potentials=False):
     True
     """
     if not isinstance(g, Graph):
-        raise ValueError(f"g must be a warpath Graph, not {type(g).__name__}")
+        raise ArgumentError(f"g must be a warpath Graph, not {type(g).__name__}")
     if isinstance(fraction, (bool, np.bool_)) or not isinstance(fraction, numbers.Real) \
             or not 0 < fraction <= 0.5:
-        raise ValueError(f"fraction must be in (0, 0.5], not {fraction!r}")
+        raise ArgumentError(f"fraction must be in (0, 0.5], not {fraction!r}")
     rng = _rng(seed)
     src, dst, weights = _arcs(g)
     order = rng.random(g.num_vertices)
@@ -661,7 +662,7 @@ def with_negative_weights(g, *, seed, fraction=0.1, return_potentials=False):
         new_weights = weights.astype(np.int64) + potentials[src] - potentials[dst]
         info = np.iinfo(dtype)
         if new_weights.size and (new_weights.min() < info.min or new_weights.max() > info.max):
-            raise ValueError(f"the reweighted arcs do not fit {dtype} weights; "
+            raise ArgumentError(f"the reweighted arcs do not fit {dtype} weights; "
                              "use a smaller fraction or int64 weights")
         new_weights = new_weights.astype(dtype)
         potentials = potentials.astype(dtype)
@@ -714,10 +715,10 @@ def with_negative_cycle(g, *, seed, return_cycle=False):
     from scipy.sparse.csgraph import breadth_first_order
 
     if not isinstance(g, Graph):
-        raise ValueError(f"g must be a warpath Graph, not {type(g).__name__}")
+        raise ArgumentError(f"g must be a warpath Graph, not {type(g).__name__}")
     n = g.num_vertices
     if n < 1:
-        raise ValueError("cannot plant a cycle in a graph without vertices")
+        raise ArgumentError("cannot plant a cycle in a graph without vertices")
     rng = _rng(seed)
     reachable = breadth_first_order(g.to_scipy(), 0, directed=True, return_predecessors=False)
     start = int(reachable[rng.integers(reachable.size)])

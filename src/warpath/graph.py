@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import operator
 
 import numpy as np
 
@@ -33,6 +34,91 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     view = np.ascontiguousarray(array).view()
     view.flags.writeable = False
     return view
+
+
+def vertex_index(value, num_vertices: int, what: str = "vertex") -> int:
+    """``value`` as a 0-based vertex index of a graph with ``num_vertices`` vertices.
+
+    Integers (Python or numpy) are accepted; anything else, a float such as
+    ``1.5`` or ``1.0``, a string such as ``"1"`` or a bool, is refused with a
+    message that names it, as is an integer outside ``0..num_vertices-1``.
+
+    Raises
+    ------
+    SourceError
+
+    Examples
+    --------
+    >>> vertex_index(2, 3)
+    2
+    >>> try:
+    ...     vertex_index("1", 3, "source")
+    ... except SourceError as err:
+    ...     print(err)
+    source must be an integer vertex index, not '1' (str)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise SourceError(f"{what} must be an integer vertex index, not {value!r} (bool)")
+    try:
+        index = operator.index(value)
+    except TypeError:
+        raise SourceError(f"{what} must be an integer vertex index, not {value!r} "
+                          f"({type(value).__name__})") from None
+    if not 0 <= index < num_vertices:
+        raise SourceError(f"{what} {index} is out of range: the graph has vertices "
+                          f"0..{num_vertices - 1}" if num_vertices else
+                          f"{what} {index} is out of range: the graph has no vertices")
+    return index
+
+
+def _as_weights(weights) -> np.ndarray:
+    """Weights as one of the four kept types; unsigned values that fit convert exactly.
+
+    Raises
+    ------
+    GraphError
+        For weights that are not real numbers, or unsigned ones of 2**63 or more.
+    """
+    weights = np.asarray(weights)
+    if weights.dtype.kind not in "iufb":
+        shown = weights.ravel()[:1].tolist()
+        example = f" (the first is {shown[0]!r})" if shown else ""
+        raise GraphError(f"weights must be real numbers, not {weights.dtype}{example}")
+    if weights.dtype.kind == "u" and weights.dtype.itemsize == 8 and weights.size:
+        largest = int(weights.max())
+        if largest > np.iinfo(np.int64).max:
+            at = int(np.argmax(weights > np.iinfo(np.int64).max))
+            raise GraphError(f"weight {largest} (arc {at}) does not fit in int64: warpath keeps "
+                             "integer weights as int32 or int64, so unsigned weights must be "
+                             "below 2**63")
+    return weights.astype(weight_dtype(weights.dtype), copy=False)
+
+
+def _as_labels(labels) -> np.ndarray:
+    """One label per vertex as a 1-D array, whatever the labels are (numbers, strings, tuples).
+
+    ``np.asarray`` would turn tuple labels such as ``(0, 1)`` into a 2-D
+    array; those (and mixed labels) are kept as Python objects instead.
+    """
+    if isinstance(labels, np.ndarray) and labels.ndim == 1:
+        return labels
+    items = list(labels)
+    if not items:
+        return np.zeros(0, dtype=np.int64)
+    if all(isinstance(item, str) for item in items):
+        return np.array(items, dtype=str)
+    if all(isinstance(item, (int, float, np.integer, np.floating))
+           and not isinstance(item, (bool, np.bool_)) for item in items):
+        return np.asarray(items)
+    array = np.empty(len(items), dtype=object)
+    for i, item in enumerate(items):
+        array[i] = item
+    return array
+
+
+def _label_key(label):
+    """A numpy scalar label as the Python value it equals (so 7, np.int64(7) find one vertex)."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _first_bad_weight(weights: np.ndarray) -> int | None:
@@ -95,15 +181,15 @@ class Graph:
         self.weighted = weights is not None
         if weights is None:
             weights = np.ones(num_edges, dtype=np.int32)
-        weights = np.asarray(weights)
+        weights = _as_weights(weights)
         if validate:
             self._validate(indptr, indices, weights, num_vertices)
         self.indptr = _read_only(indptr.astype(index_dtype(num_edges), copy=False))
         self.indices = _read_only(indices.astype(index_dtype(num_vertices), copy=False))
-        self.weights = _read_only(weights.astype(weight_dtype(weights.dtype), copy=False))
+        self.weights = _read_only(weights)
         self.directed = bool(directed)
         self.name = name
-        self._labels = None if labels is None else _read_only(np.asarray(labels))
+        self._labels = None if labels is None else _read_only(_as_labels(labels))
         if self._labels is not None and self._labels.shape[0] != num_vertices:
             raise GraphError(f"{self._labels.shape[0]} labels given for {num_vertices} vertices")
         self.coordinates = None if coordinates is None else _read_only(np.asarray(coordinates))
@@ -127,8 +213,6 @@ class Graph:
             bad = int(np.argmax((indices < 0) | (indices >= num_vertices)))
             raise GraphError(
                 f"arc {bad} points to vertex {indices[bad]}, outside 0..{num_vertices - 1}")
-        if weights.dtype.kind not in "iufb":
-            raise GraphError(f"weights must be numbers, not {weights.dtype}")
         bad = _first_bad_weight(weights)
         if bad is not None:
             tail = int(np.searchsorted(indptr, bad, side="right") - 1)
@@ -183,7 +267,7 @@ class Graph:
             weights = np.asarray(weights)
             if weights.shape != src.shape:
                 raise GraphError(f"{weights.size} weights given for {src.size} edges")
-            weights = weights.astype(weight_dtype(weights.dtype), copy=False)
+            weights = _as_weights(weights)
             bad = _first_bad_weight(weights)
             if bad is not None:
                 raise GraphError(
@@ -257,8 +341,11 @@ class Graph:
     def from_networkx(cls, nx_graph, weight="weight"):
         """Build a graph from a networkx (Di)Graph or MultiGraph.
 
-        Vertex labels are the networkx nodes, in ``nx_graph.nodes`` order.
-        Edges without the ``weight`` attribute weigh 1; a graph where no edge
+        Vertex labels are the networkx nodes, in ``nx_graph.nodes`` order, one
+        per vertex whatever their type: integers give an int64 array, other
+        nodes (strings, tuples such as the ``(row, col)`` of
+        ``nx.grid_2d_graph``, mixed types) an array of Python objects, and
+        ``index_of`` takes any of them.  Edges without the ``weight`` attribute weigh 1; a graph where no edge
         has it is unweighted.
 
         Examples
@@ -267,6 +354,9 @@ class Graph:
         >>> g = Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
         >>> g.num_vertices, g.num_edges, g.index_of("c")
         (3, 4, 2)
+        >>> grid = Graph.from_networkx(nx.grid_2d_graph(2, 2))
+        >>> grid.index_of((1, 0)), grid.labels[3]
+        (2, (1, 1))
         """
         nodes = list(nx_graph.nodes)
         position = {node: i for i, node in enumerate(nodes)}
@@ -277,9 +367,9 @@ class Graph:
         weights = None
         if any(w is not None for w in raw):
             weights = np.array([1 if w is None else w for w in raw])
-        labels = np.array(nodes, dtype=object)
-        if all(isinstance(node, (int, np.integer)) for node in nodes):
-            labels = np.array(nodes, dtype=np.int64)
+        integers = all(isinstance(node, (int, np.integer)) and not isinstance(node, bool)
+                       for node in nodes)
+        labels = np.array(nodes, dtype=np.int64) if integers else _as_labels(nodes)
         return cls.from_edges(src, dst, weights, num_vertices=len(nodes),
                               directed=nx_graph.is_directed(), labels=labels)
 
@@ -347,7 +437,8 @@ class Graph:
         Raises
         ------
         SourceError
-            If no vertex has that label.
+            If no vertex has that label (or the label cannot be one: an
+            unhashable value such as a list).
 
         Examples
         --------
@@ -356,16 +447,13 @@ class Graph:
         1
         """
         if self._labels is None:
-            index = int(label)
-            if index != label or not 0 <= index < self.num_vertices:
-                raise SourceError(f"vertex {label!r} is not in the graph (0..{self.num_vertices - 1})")
-            return index
+            return vertex_index(label, self.num_vertices, "vertex")
         lookup = self._cached("label_index", lambda: {
-            (lab.item() if hasattr(lab, "item") else lab): i for i, lab in enumerate(self._labels)})
-        key = label.item() if hasattr(label, "item") else label
-        if key not in lookup:
-            raise SourceError(f"no vertex is labelled {label!r} in this graph")
-        return lookup[key]
+            _label_key(lab): i for i, lab in enumerate(self._labels)})
+        try:
+            return lookup[_label_key(label)]
+        except (KeyError, TypeError):   # TypeError: an unhashable label
+            raise SourceError(f"no vertex is labelled {label!r} in this graph") from None
 
     def neighbors(self, u: int) -> np.ndarray:
         """The heads of the arcs leaving vertex ``u``."""

@@ -1,8 +1,9 @@
 """The method registry: every solver registers itself here under a name and a device.
 
 A method module decorates its entry function with :func:`register`; the
-public entry points (:func:`warpath.sssp` and friends) find it with
-:func:`find` or pick one with :func:`choose`.  Adding a method is adding a
+public entry points (:func:`warpath.sssp` and friends) and the command line
+pick the method that will run with one function, :func:`resolve` (which uses
+:func:`find` for a name and :func:`choose` for ``"auto"``).  Adding a method is adding a
 module that registers itself; nothing else changes.
 
 A registered function takes ``(graph, source_or_sources, **options)`` and
@@ -22,10 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import MethodNotAvailable
+from .errors import MethodNotAvailable, NegativeWeightError, OptionError
 
 PROBLEMS = ("sssp", "bfs", "apsp", "multi_source")
 DEVICES = ("cpu", "cuda")
+#: Problems whose methods never read the weights: any graph will do, negative weights included.
+WEIGHTLESS_PROBLEMS = ("bfs",)
+#: Keywords every entry point takes itself; they are not method options.
+COMMON_KEYWORDS = ("predecessors", "limit", "progress")
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,14 @@ class Method:
         One line for listings and error messages.
     options : tuple of str
         The extra keyword arguments it takes.
+    interpreted_arcs : int
+        Graphs of at most this many arcs run the method's kernel code in the
+        Python interpreter (no compilation, see :mod:`warpath.jit`); 0: never.
+    memory : callable or None
+        ``memory(graph, rows, predecessors) -> (host_bytes, gpu_bytes)``: the
+        peak memory of one run over ``rows`` sources, its result included
+        (see :mod:`warpath.apsp.memory`); ``None`` for methods whose memory
+        is O(n + m).
     """
 
     problem: str
@@ -63,6 +76,36 @@ class Method:
     auto_rank: int | None = None
     summary: str = ""
     options: tuple = ()
+    interpreted_arcs: int = 0
+    memory: Callable | None = field(default=None, repr=False)
+
+    def runs_interpreted(self, graph) -> bool:
+        """Whether a query on ``graph`` runs this method's kernel code in the interpreter
+        (at most ``interpreted_arcs`` arcs; see :mod:`warpath.jit`).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> dijkstra = find("sssp", "dijkstra", "cpu")
+        >>> dijkstra.runs_interpreted(warpath.generators.grid(3, 3, seed=0))
+        True
+        """
+        from .jit import runs_interpreted
+
+        return runs_interpreted(graph.num_edges, self.interpreted_arcs)
+
+    def takes(self, graph) -> bool:
+        """Whether this method accepts the graph's weights (negative ones need a method for them).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = warpath.Graph.from_edges([0], [1], [-2])
+        >>> find("sssp", "dijkstra", "cpu").takes(g), find("bfs", "queue", "cpu").takes(g)
+        (False, True)
+        """
+        return (self.negative_weights or self.problem in WEIGHTLESS_PROBLEMS
+                or not graph.has_negative_weights)
 
 
 _REGISTRY: dict[tuple[str, str, str], Method] = {}
@@ -70,7 +113,7 @@ _REGISTRY: dict[tuple[str, str, str], Method] = {}
 
 def register(problem: str, name: str, device: str, *, negative_weights: bool = False,
              limit: bool = False, auto_rank: int | None = None, summary: str = "",
-             options: tuple = ()):
+             options: tuple = (), interpreted_arcs: int = 0, memory: Callable | None = None):
     """Decorator that registers ``run`` as method ``name`` of ``problem`` on ``device``.
 
     Examples
@@ -87,7 +130,8 @@ def register(problem: str, name: str, device: str, *, negative_weights: bool = F
 
     def decorate(run):
         _REGISTRY[(problem, name, device)] = Method(problem, name, device, run, negative_weights,
-                                                    limit, auto_rank, summary, tuple(options))
+                                                    limit, auto_rank, summary, tuple(options),
+                                                    interpreted_arcs, memory)
         return run
 
     return decorate
@@ -142,13 +186,93 @@ def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
     MethodNotAvailable
         When no registered method qualifies.
     """
-    negative = graph.has_negative_weights
     candidates = [m for m in available(problem, device)
-                  if m.auto_rank is not None and (m.negative_weights or not negative)
-                  and (m.limit or not limit)]
+                  if m.auto_rank is not None and m.takes(graph) and (m.limit or not limit)]
     if not candidates:
         needs = " with limit=" if limit else ""
         raise MethodNotAvailable(
             f"no {problem} method{needs} on {device} handles this graph; "
             f"available: {describe(problem)}")
     return min(candidates, key=lambda m: m.auto_rank)
+
+
+def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
+            limit: bool = False, options=()) -> Method:
+    """The method that ``problem(graph, method=..., device=..., **options)`` will run.
+
+    The one rule behind every entry point (:func:`warpath.sssp` and friends)
+    and the command line, so what a caller warms up, estimates or reports is
+    what runs.  ``device="auto"`` takes the GPU when one is usable and it has
+    a method for the query, else the CPU (e.g. a distance ``limit`` only CPU
+    methods take); ``method="auto"`` takes the preferred method that accepts
+    the graph (see :func:`choose`).
+
+    Parameters
+    ----------
+    problem : {"sssp", "bfs", "apsp", "multi_source"}
+    graph : Graph
+    method : str
+        ``"auto"`` or a registered name.
+    device : {"auto", "cpu", "cuda"}
+    limit : bool
+        Whether the query has a distance or depth ``limit``.
+    options : iterable of str
+        The names of the method options the caller passes.
+
+    Returns
+    -------
+    Method
+
+    Raises
+    ------
+    MethodNotAvailable
+        For an unknown name, or no method on the device that takes the query.
+    DeviceError
+        For ``device="cuda"`` (or a GPU-only method) without a usable GPU.
+    ArgumentError
+        For an unknown device name.
+    NegativeWeightError
+        For a named method that cannot take the graph's negative weights.
+    OptionError
+        For an option the method does not take (the message lists those it does).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.grid(3, 3, seed=0)
+    >>> resolve("sssp", g, device="cpu").name
+    'dijkstra'
+    >>> negative = warpath.generators.with_negative_weights(g, seed=0)
+    >>> resolve("sssp", negative, device="cpu").name, resolve("bfs", negative).name
+    ('bellman-ford', 'queue')
+    """
+    from .device import resolve_device   # device.py imports this module
+
+    if problem not in PROBLEMS:
+        raise MethodNotAvailable(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
+    ran_on = resolve_device(device, problem, method)
+    if method != "auto":
+        chosen = find(problem, method, ran_on)
+    else:
+        try:
+            chosen = choose(problem, ran_on, graph, limit=limit)
+        except MethodNotAvailable:
+            # device="auto" chose the GPU, but only a CPU method takes this query
+            # (e.g. a distance limit): run it there rather than fail.
+            if device != "auto" or ran_on == "cpu":
+                raise
+            chosen = choose(problem, "cpu", graph, limit=limit)
+    if not chosen.takes(graph):
+        others = sorted({m.name for m in available(problem) if m.negative_weights})
+        raise NegativeWeightError(
+            f"method {chosen.name!r} needs non-negative weights but the graph has a weight of "
+            f"{graph.min_weight}; use one of: {', '.join(others) or 'none'}")
+    if limit and not chosen.limit:
+        takers = sorted({m.name for m in available(problem) if m.limit})
+        raise MethodNotAvailable(f"method {chosen.name!r} does not take limit=; "
+                                 f"these do: {', '.join(takers) or 'none'}")
+    unknown = sorted(set(options) - set(chosen.options) - set(COMMON_KEYWORDS))
+    if unknown:
+        raise OptionError(f"method {chosen.name!r} has no option {', '.join(unknown)}; "
+                          f"it takes: {', '.join(chosen.options) or 'none'}")
+    return chosen

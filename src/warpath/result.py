@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import SourceError
+from .errors import MissingPredecessorsError, SourceError
+from .graph import vertex_index
 
 NO_VERTEX = -1
 
@@ -49,19 +50,40 @@ def walk_predecessors(predecessors: np.ndarray, source: int, target: int) -> np.
     raise RuntimeError(f"the predecessors of vertex {target} form a cycle that misses the source")
 
 
-def _check_vertex(vertex, num_vertices, what="target") -> int:
-    index = int(vertex)
-    if index != vertex or not 0 <= index < num_vertices:
-        raise SourceError(f"{what} {vertex!r} is out of range 0..{num_vertices - 1}")
-    return index
+def _no_predecessors(what="predecessors"):
+    return MissingPredecessorsError(
+        f"this result has no {what}: compute it with predecessors=True to ask for paths")
+
+
+#: Rows converted at a time, so a conversion's temporary mask stays small beside the matrix.
+_BLOCK_ENTRIES = 1 << 18
+
+
+def _row_blocks(array: np.ndarray):
+    """Slices of the first axis covering about ``_BLOCK_ENTRIES`` entries each."""
+    if array.ndim < 2:
+        return [slice(None)]
+    step = max(1, _BLOCK_ENTRIES // max(1, array.shape[1]))
+    return [slice(start, start + step) for start in range(0, array.shape[0], step)]
 
 
 def _as_exact_distances(raw: np.ndarray):
-    """Int64 distances (int64 max where unreachable) from any integer array, else ``None``."""
+    """Int64 distances (int64 max where unreachable) from any integer array, else ``None``.
+
+    int64 input already is that: it comes back as a read-only view, not a copy
+    (an n x n APSP matrix is gigabytes).
+    """
     if raw.dtype.kind not in "iu":
         return None
-    out = raw.astype(np.int64)
-    out[raw == np.iinfo(raw.dtype).max] = np.iinfo(np.int64).max
+    if raw.dtype == np.int64:
+        view = raw.view()
+        view.flags.writeable = False
+        return view
+    out = np.empty(raw.shape, dtype=np.int64)
+    unreached = np.iinfo(raw.dtype).max
+    for rows in _row_blocks(raw):
+        out[rows] = raw[rows]
+        out[rows][raw[rows] == unreached] = np.iinfo(np.int64).max
     return out
 
 
@@ -69,9 +91,28 @@ def _as_float_distances(raw: np.ndarray) -> np.ndarray:
     """Float64 distances with ``inf`` for unreachable, from float or sentinel-int arrays."""
     if raw.dtype.kind == "f":
         return raw.astype(np.float64, copy=False)
-    out = raw.astype(np.float64)
-    out[raw == np.iinfo(raw.dtype).max] = np.inf
+    out = np.empty(raw.shape, dtype=np.float64)
+    unreached = np.iinfo(raw.dtype).max
+    for rows in _row_blocks(raw):
+        out[rows] = raw[rows]
+        out[rows][raw[rows] == unreached] = np.inf
     return out
+
+
+def float_blocks(raw: np.ndarray):
+    """``(rows, float64 block)`` pairs covering a raw distance matrix, converted block by block.
+
+    What reads a large integer result once (a summary, an ``.npy`` file) goes
+    through this instead of ``.distances``, which keeps a full float64 copy.
+
+    Examples
+    --------
+    >>> big = np.iinfo(np.int64).max
+    >>> [(rows.start, block.tolist()) for rows, block in float_blocks(np.array([[0, big]]))]
+    [(0, [[0.0, inf]])]
+    """
+    for rows in _row_blocks(raw):
+        yield rows, _as_float_distances(raw[rows])
 
 
 def _to_host(array):
@@ -182,14 +223,14 @@ class SSSPResult:
 
         Raises
         ------
-        ValueError
-            If the result was computed with ``predecessors=False``.
+        MissingPredecessorsError
+            If the result was computed with ``predecessors=False`` (also a ``ValueError``).
         SourceError
             If ``target`` is not a vertex.
         """
         if self.predecessors is None:
-            raise ValueError("this result has no predecessors: compute it with predecessors=True")
-        target = _check_vertex(target, self.distances.shape[0])
+            raise _no_predecessors()
+        target = vertex_index(target, self.distances.shape[0], "target")
         return walk_predecessors(self.predecessors, self.source, target)
 
     def __repr__(self):
@@ -239,8 +280,8 @@ class BFSResult:
     def path(self, target) -> np.ndarray:
         """The vertices of a fewest-hops path from the source to ``target`` (empty if unreachable)."""
         if self.parents is None:
-            raise ValueError("this result has no parents: compute it with predecessors=True")
-        target = _check_vertex(target, self.levels.shape[0])
+            raise _no_predecessors("parents")
+        target = vertex_index(target, self.levels.shape[0], "target")
         return walk_predecessors(self.parents, self.source, target)
 
     def __repr__(self):
@@ -278,6 +319,23 @@ class DistanceMatrix:
     predecessors = SSSPResult.predecessors
     device_distances = SSSPResult.device_distances
 
+    def distance_blocks(self):
+        """``(rows, block)`` pairs: the float64 distances a block of rows at a time.
+
+        Reads the whole matrix without the full float64 copy that
+        :attr:`distances` keeps for integer results (8 bytes per pair).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> m = warpath.apsp(warpath.Graph.from_edges([0], [1], [4]))
+        >>> [block.tolist() for _, block in m.distance_blocks()]
+        [[[0.0, 4.0], [inf, 0.0]]]
+        """
+        if "distances" in self._arrays._cache:
+            return iter([(slice(None), self.distances)])
+        return float_blocks(self._arrays._raw())
+
     def row(self, source) -> SSSPResult:
         """The single-source result for ``source`` (one of :attr:`sources`)."""
         i = self._row_index(source)
@@ -288,13 +346,13 @@ class DistanceMatrix:
     def path(self, source, target) -> np.ndarray:
         """The vertices of a shortest path from ``source`` to ``target`` (empty if unreachable)."""
         if self.predecessors is None:
-            raise ValueError("this result has no predecessors: compute it with predecessors=True")
+            raise _no_predecessors()
         i = self._row_index(source)
-        target = _check_vertex(target, self.distances.shape[1])
+        target = vertex_index(target, self.distances.shape[1], "target")
         return walk_predecessors(self.predecessors[i], int(self.sources[i]), target)
 
     def _row_index(self, source) -> int:
-        key = int(source)
+        key = vertex_index(source, self.distances.shape[1], "source")
         if key not in self._row_of:
             raise SourceError(f"vertex {source!r} is not one of the sources of this result")
         return self._row_of[key]

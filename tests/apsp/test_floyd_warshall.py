@@ -87,12 +87,15 @@ def test_predecessors_false_and_direct_call():
     assert np.array_equal(direct.distances, matrix.distances)
 
 
-def test_memory_guard(monkeypatch):
-    from warpath.apsp import repeated_sssp
+def test_memory_guard_counts_the_predecessor_matrix_it_keeps(monkeypatch):
+    from warpath.apsp import memory
 
-    monkeypatch.setattr(repeated_sssp, "available_memory", lambda: 1000)
-    with pytest.raises(warpath.GraphError, match="GiB"):
-        run(warpath.generators.ring(20, seed=0))
+    g = warpath.generators.ring(20, seed=0)
+    needed = memory.estimate(g, method="floyd-warshall", device="cpu", predecessors=False)
+    assert needed.host_bytes >= 20 * 20 * 16   # distances and predecessors while it runs
+    monkeypatch.setattr(memory, "available_memory", lambda: needed.host_bytes - 1)
+    with pytest.raises(warpath.MemoryLimitError, match="GiB"):
+        warpath.apsp(g, method="floyd-warshall", predecessors=False)
 
 
 def test_helsinki_matches_scipy(datasets_dir):

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import warpath
-from warpath.apsp.repeated_sssp import check_matrix_memory
 from warpath.sssp.dijkstra import heap_layout, prepare
 
 
@@ -71,15 +70,6 @@ def test_duplicate_sources_give_equal_rows():
     matrix = warpath.multi_source(g, [5, 5, 0], method="repeated-sssp")
     assert np.array_equal(matrix.distances[0], matrix.distances[1])
     assert matrix.path(5, 0).tolist()[0] == 5
-
-
-def test_memory_guard_names_the_size(monkeypatch):
-    from warpath.apsp import repeated_sssp
-
-    monkeypatch.setattr(repeated_sssp, "available_memory", lambda: 10 * 2**30)
-    with pytest.raises(warpath.GraphError, match=r"100,000 x 100,000 .* 149.0 GiB"):
-        check_matrix_memory(100_000, 100_000, True)
-    assert check_matrix_memory(10, 10, False) == 800
 
 
 def test_methods_registered():

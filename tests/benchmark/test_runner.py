@@ -293,3 +293,18 @@ def test_checkpoints_carry_the_results_so_far():
     assert "partial" not in results
     assert "**Partial results**" in reports[0] and "**ring**: not reached yet." in reports[0]
     assert "not reached yet" not in reports[1]
+
+
+def test_the_harness_times_compiled_kernels_on_small_graphs_too(monkeypatch):
+    """Small graphs run Dijkstra interpreted outside benchmarks; the harness must not."""
+    from warpath import jit
+    from warpath.benchmark.runner import run_suite
+    from warpath.benchmark.suite import load_suite
+
+    seen = []
+    real = jit.runs_interpreted
+    monkeypatch.setattr(jit, "runs_interpreted", lambda arcs, limit: seen.append(
+        real(arcs, limit)) or seen[-1])
+    run_suite(load_suite("quick"), quick=True, experiments=["paths"], log=None)
+    assert seen and not any(seen)
+    assert jit.runs_interpreted(10, 100)   # switched back on after the suite

@@ -17,7 +17,7 @@ def run(graph, source, **options):
 
 
 def scipy_levels(graph, source):
-    hops = csgraph.shortest_path(scipy_graph(graph), unweighted=True, indices=source)
+    hops = csgraph.shortest_path(abs(scipy_graph(graph)), unweighted=True, indices=source)
     return np.where(np.isinf(hops), -1, hops).astype(np.int64)
 
 
@@ -86,6 +86,16 @@ def test_fractional_limit_and_no_parents():
 def test_weights_are_ignored():
     g = warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [1, 100, 1])
     assert run(g, 0).levels.tolist() == [0, 1, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs(negative=True), st.data())
+def test_negative_weights_are_traversed_like_any_other(graph, data):
+    """Issue 16: BFS ignores weights, so method="auto" takes graphs with negative ones too."""
+    source = data.draw(st.integers(0, graph.num_vertices - 1))
+    levels = warpath.bfs(graph, source).levels
+    hops = csgraph.shortest_path(abs(scipy_graph(graph)), unweighted=True, indices=source)
+    assert np.array_equal(levels, np.where(np.isfinite(hops), hops, -1).astype(np.int64))
 
 
 def test_errors():

@@ -109,3 +109,25 @@ def test_malformed_files_name_the_file_and_line(tmp_path, text, line, words):
 
 def test_empty_edge_list_is_an_empty_graph():
     assert edges("# nothing\n").num_vertices == 0
+
+
+@pytest.mark.parametrize("data", [False, ["weight"]])
+def test_networkx_undirected_edge_list_warns_and_reads_whole_with_directed_false(tmp_path, data):
+    """Issue 16: networkx's write_edgelist of a Graph names each edge once and says nothing
+    about direction; read as directed it has half the arcs, so warpath warns."""
+    import networkx as nx
+
+    g = nx.les_miserables_graph()
+    g = nx.convert_node_labels_to_integers(g)
+    path = tmp_path / "lesmis.edges"
+    nx.write_edgelist(g, path, data=data)
+    with pytest.warns(warpath.DirectionWarning, match="directed=False"):
+        halved = warpath.read(path)
+    assert halved.directed and halved.num_edges == g.number_of_edges()
+    whole = warpath.read(path, directed=False)   # no warning: the caller said
+    expected = warpath.Graph.from_networkx(g, weight="weight" if data else None)
+    assert whole.num_edges == expected.num_edges == 2 * g.number_of_edges()
+    weight = "weight" if data else (lambda u, v, attributes: 1)
+    lengths = nx.single_source_dijkstra_path_length(g, 0, weight=weight)
+    distances = warpath.sssp(whole, whole.index_of(0)).distances
+    assert {int(whole.labels[v]): d for v, d in enumerate(distances)} == lengths

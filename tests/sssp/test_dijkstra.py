@@ -13,7 +13,35 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import warpath
+from warpath.sssp import dijkstra as dijkstra_module
 from warpath.sssp.dijkstra import dijkstra, distance_dtype, heap_layout, prepare
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_kernel_everywhere():
+    """The tests below check the compiled kernel, on small graphs too (which would otherwise
+    run its code in the interpreter); test_interpreted_small_graphs_match_the_kernel checks
+    the interpreted path against it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dijkstra_module, "INTERPRETED_ARCS", -1)
+        yield
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), st.data())
+def test_interpreted_small_graphs_match_the_kernel(graph, data):
+    """Small graphs run the kernel's code in Python: the same distances, predecessors and
+    counters as the compiled kernel, to the last bit."""
+    source = data.draw(st.integers(0, graph.num_vertices - 1))
+    arity = data.draw(st.sampled_from([2, 4]))
+    compiled = dijkstra(graph, source, heap_arity=arity)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dijkstra_module, "INTERPRETED_ARCS", graph.num_edges)
+        interpreted = dijkstra(graph, source, heap_arity=arity)
+    raw = (lambda r: r.exact_distances if r.exact_distances is not None else r.distances)
+    assert np.array_equal(raw(interpreted), raw(compiled))
+    assert np.array_equal(interpreted.predecessors, compiled.predecessors)
+    assert interpreted.stats == compiled.stats
 
 
 def run(graph, source, **options):

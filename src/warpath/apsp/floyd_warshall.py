@@ -26,11 +26,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..errors import OptionError
 from ..methods import register
 from ..result import DistanceMatrix
 from ..sssp.bellman_ford import run_bellman_ford
 from ..sssp.dijkstra import distance_dtype, unreached_value
-from .repeated_sssp import check_matrix_memory
+from .memory import matrix_bytes, workspace_bytes
 
 TILE = 64
 
@@ -107,8 +108,17 @@ def blocked_floyd_warshall(dist, pred, tile, marker):
                 _outer_block(dist, pred, k0, k1, i0, i1, j0, min(j0 + tile, n), marker)
 
 
+def memory(graph, rows, predecessors):
+    """The ``memory=`` hook: the n x n distance and predecessor matrices live while it runs
+    (predecessors or not), plus the rows asked for when they are not all of them."""
+    n = graph.num_vertices
+    extra = matrix_bytes(rows, n, predecessors) if rows != n else 0
+    return matrix_bytes(n, n, True) + extra + workspace_bytes(graph), 0
+
+
 @register("apsp", "floyd-warshall", "cpu", negative_weights=True, auto_rank=1,
-          summary="blocked Floyd-Warshall with predecessors (numba)", options=("tile",))
+          summary="blocked Floyd-Warshall with predecessors (numba)", options=("tile",),
+          memory=memory)
 def floyd_warshall(graph, sources, *, predecessors=True, tile=TILE):
     """All-pairs shortest paths by blocked Floyd-Warshall, called through :func:`warpath.apsp`.
 
@@ -135,8 +145,6 @@ def floyd_warshall(graph, sources, *, predecessors=True, tile=TILE):
     ------
     NegativeCycleError
         If the graph has a negative cycle (``.cycle`` holds one).
-    GraphError
-        When the n x n matrices would not fit in memory.
 
     Examples
     --------
@@ -146,8 +154,9 @@ def floyd_warshall(graph, sources, *, predecessors=True, tile=TILE):
     >>> m.distances.tolist(), m.path(2, 1).tolist()
     ([[0.0, 2.0, 1.0], [3.0, 0.0, -1.0], [4.0, 6.0, 0.0]], [2, 0, 1])
     """
+    if isinstance(tile, bool) or not isinstance(tile, (int, np.integer)) or tile < 1:
+        raise OptionError(f"tile must be a positive integer, not {tile!r}")
     n = graph.num_vertices
-    check_matrix_memory(n, n, True)  # predecessors are needed while it runs
     dtype = distance_dtype(graph)
     if graph.has_negative_weights:
         run_bellman_ford(graph, np.arange(n), dtype)  # raises on a negative cycle

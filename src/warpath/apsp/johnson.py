@@ -29,7 +29,8 @@ from ..methods import register
 from ..result import DistanceMatrix
 from ..sssp.bellman_ford import run_bellman_ford
 from ..sssp.dijkstra import dijkstra_rows, prepare
-from .repeated_sssp import check_matrix_memory, empty_matrices
+from .memory import in_chunks
+from .repeated_sssp import empty_matrices
 
 
 def johnson_dtype(graph) -> np.dtype:
@@ -94,7 +95,7 @@ def reweighted(graph, h):
           summary="Johnson: Bellman-Ford potentials, then Dijkstra from every vertex (numba)")
 @register("multi_source", "johnson", "cpu", negative_weights=True, auto_rank=1,
           summary="Johnson: Bellman-Ford potentials, then Dijkstra from each source (numba)")
-def johnson(graph, sources, *, predecessors=True):
+def johnson(graph, sources, *, predecessors=True, progress=None):
     """Shortest paths from each of ``sources`` by Johnson's algorithm.
 
     Called through :func:`warpath.apsp` (the default on the CPU: sparse graphs
@@ -106,6 +107,8 @@ def johnson(graph, sources, *, predecessors=True):
     graph : Graph
     sources : ndarray of int64
     predecessors : bool
+    progress : callable, optional
+        ``progress(done, total)`` after each chunk of sources.
 
     Returns
     -------
@@ -118,8 +121,6 @@ def johnson(graph, sources, *, predecessors=True):
     ------
     NegativeCycleError
         If the graph has a negative cycle anywhere.
-    GraphError
-        When the result would not fit in memory.
 
     Examples
     --------
@@ -129,7 +130,6 @@ def johnson(graph, sources, *, predecessors=True):
     [[0.0, 4.0, 2.0], [-1.0, 0.0, -2.0], [1.0, 5.0, 0.0]]
     """
     n = graph.num_vertices
-    check_matrix_memory(len(sources), n, predecessors)
     dtype = johnson_dtype(graph)
     rounds = relaxations = 0
     h = None
@@ -139,12 +139,18 @@ def johnson(graph, sources, *, predecessors=True):
         weights = reweighted(graph, h)
     weights, dtype, marker, cutoff, shift = prepare(graph, weights=weights, dtype=dtype)
     dist, pred = empty_matrices(len(sources), n, dtype, marker, predecessors)
-    settled, scanned = dijkstra_rows(graph.indptr, graph.indices, weights, sources, dist, pred,
-                                     cutoff, shift)
-    if h is not None:
-        reached = dist != marker
-        shifted = dist - h[sources][:, None] + h[None, :]
-        dist[reached] = shifted[reached]
+    counts = np.zeros(2, dtype=np.int64)   # vertex scans, arcs scanned
+
+    def rows(start, stop):
+        block = dist[start:stop]
+        counts[:] += dijkstra_rows(graph.indptr, graph.indices, weights, sources[start:stop],
+                                   block, pred[start:stop], cutoff, shift)
+        if h is not None:   # undo the reweighting, one chunk at a time (small temporaries)
+            reached = block != marker
+            shifted = block - h[sources[start:stop]][:, None] + h[None, :]
+            block[reached] = shifted[reached]
+
+    in_chunks(len(sources), n, rows, progress)
     return DistanceMatrix(sources, dist, pred if predecessors else None,
-                          stats={"iterations": int(rounds + settled),
-                                 "relaxations": int(relaxations + scanned)})
+                          stats={"iterations": int(rounds + counts[0]),
+                                 "relaxations": int(relaxations + counts[1])})

@@ -1,9 +1,8 @@
 """``python -m warpath.benchmark SUITE ...``: the same as ``warpath bench SUITE ...``."""
 
-import argparse
 import sys
 
-from .command import configure, run
+from ..cli import main as warpath_main
 
 
 def main(argv=None) -> int:
@@ -15,9 +14,7 @@ def main(argv=None) -> int:
     agarwal...
     0
     """
-    parser = argparse.ArgumentParser(prog="python -m warpath.benchmark")
-    configure(parser)
-    return run(parser.parse_args(argv))
+    return warpath_main(["bench", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
 alone runs the ``quick`` suite; with a SUITE it runs that suite at its quick
 sizes (a smoke test of a paper's suite).  The exit code is 0 when every run
 that ran gave the right answer, 1 when one was wrong (FAILED) or crashed
-(ERROR), 2 for a bad suite or command line.
+(ERROR); a bad suite or command line raises an
+:class:`~warpath.ArgumentError`, which the ``warpath`` command prints as one
+line and answers with 2 (its one exit-code rule).
 
 The CLI's ``bench`` subcommand calls :func:`configure` and :func:`run`;
-``python -m warpath.benchmark`` does the same.
+``python -m warpath.benchmark`` is the same command.
 
 Examples
 --------
@@ -31,7 +33,7 @@ import os
 import shlex
 import sys
 
-from ..errors import WarpathError
+from ..errors import ArgumentError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +137,7 @@ def run(args) -> int:
     agarwal...
     0
     """
-    from .merge import MergeError, merge_results
+    from .merge import merge_results
     from .output import write_results
     from .runner import run_suite
     from .suite import available_suites, load_suite
@@ -145,31 +147,26 @@ def run(args) -> int:
         return 0
     name = args.suite or ("quick" if args.quick else None)
     if name is None:
-        print("warpath bench: give a SUITE (" + ", ".join(available_suites())
-              + ") or --quick", file=sys.stderr)
-        return 2
+        raise ArgumentError("bench: give a SUITE (" + ", ".join(available_suites())
+                            + ") or --quick")
     command = "warpath bench " + " ".join(shlex.quote(a) for a in _argv_of(args))
     for folder, variable in ((args.datasets, "WARPATH_DATASETS"), (args.peers, "WARPATH_PEERS")):
         if folder is not None:   # read where graphs and peer programs are looked up
             os.environ[variable] = os.path.abspath(folder)
-    try:
-        suite = load_suite(name)
-        devices = benchmark_devices(args.device)
-        earlier = _earlier_results(suite.name, args.output) if args.merge else None
+    suite = load_suite(name)
+    devices = benchmark_devices(args.device)
+    earlier = _earlier_results(suite.name, args.output) if args.merge else None
 
-        def merged(results):
-            return results if earlier is None else merge_results(earlier, results)
+    def merged(results):
+        return results if earlier is None else merge_results(earlier, results)
 
-        def checkpoint(partial):
-            write_results(merged(partial), args.output, command=command, plots=False)
+    def checkpoint(partial):
+        write_results(merged(partial), args.output, command=command, plots=False)
 
-        results = merged(run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
-                                   sources=args.sources, max_seconds=args.max_seconds,
-                                   max_edges=args.max_edges, experiments=args.experiment,
-                                   suite_seconds=args.suite_seconds, checkpoint=checkpoint))
-    except (WarpathError, MergeError) as exc:
-        print(f"warpath bench: {exc}", file=sys.stderr)
-        return 2
+    results = merged(run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
+                               sources=args.sources, max_seconds=args.max_seconds,
+                               max_edges=args.max_edges, experiments=args.experiment,
+                               suite_seconds=args.suite_seconds, checkpoint=checkpoint))
     paths = write_results(results, args.output, command=command, plots=not args.no_plots)
     bad = [r for r in results["runs"] if r["status"] in ("FAILED", "ERROR")]
     print(f"wrote {', '.join(paths)}")

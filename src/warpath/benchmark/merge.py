@@ -23,8 +23,10 @@ Examples
 
 from __future__ import annotations
 
+from ..errors import WarpathError
 
-class MergeError(ValueError):
+
+class MergeError(WarpathError, ValueError):
     """The earlier results cannot be merged with these (another suite)."""
 
 

@@ -40,6 +40,7 @@ import time
 
 import numpy as np
 
+from ..jit import compiled_only
 from . import figures
 from .gpu_peers import GPU_PEERS
 from .graphs import GraphUnavailable, build_graph, estimated_arcs
@@ -337,6 +338,7 @@ def _graph_record(spec, graph, quick):
             "params": params, "note": spec.note, "status": OK, "reason": "", "stats": stats}
 
 
+@compiled_only()   # a benchmark times the kernels, small graphs too, never the interpreter
 def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None,
               max_seconds=None, max_edges=None, experiments=None, suite_seconds=None,
               checkpoint=None, log=_print) -> dict:

@@ -32,7 +32,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import WarpathError
+from ..errors import ArgumentError
 from ..methods import DEVICES, PROBLEMS
 
 if sys.version_info >= (3, 11):
@@ -44,7 +44,7 @@ GENERATORS = ("random", "rmat", "power_law", "ring", "complete", "grid")
 PLOTS = ("speedup", "scaling", "relaxations", "none")
 
 
-class SuiteError(WarpathError, ValueError):
+class SuiteError(ArgumentError):
     """A suite file that cannot be run as written: names the file and the key.
 
     Examples

@@ -33,9 +33,11 @@ Examples
 
 from __future__ import annotations
 
-from ..errors import GraphFormatError
+import os
+
+from ..errors import GraphFormatError, UnknownFormatError
 from . import _text, dimacs, matrix_market, metis, npz, pace, snap
-from ._io import read_bytes, source_name, split_suffixes, write_bytes
+from ._io import check_folder, read_bytes, source_name, split_suffixes, write_bytes
 
 _PARSERS = {
     "dimacs": dimacs.parse_dimacs,
@@ -71,7 +73,7 @@ def format_name(name: str) -> str:
 
     Raises
     ------
-    GraphFormatError
+    UnknownFormatError
         For an unknown name (the message lists the known ones).
 
     Examples
@@ -86,7 +88,7 @@ def format_name(name: str) -> str:
         key = key[1:]
     key = _ALIASES.get(key, key)
     if key not in _PARSERS:
-        raise GraphFormatError(f"unknown graph format {name!r} (known: {', '.join(FORMATS)})")
+        raise UnknownFormatError(f"unknown graph format {name!r} (known: {', '.join(FORMATS)})")
     return key
 
 
@@ -171,8 +173,9 @@ def read(path, format=None, *, directed=None, coordinates=None):
     Raises
     ------
     GraphFormatError
-        For a missing file, an unknown format, or malformed content (the
-        message names the file and the line).
+        For a missing file (then a :class:`~warpath.GraphFileNotFoundError`,
+        also a ``FileNotFoundError``), an unknown format, or malformed content
+        (the message names the file and the line).
 
     See Also
     --------
@@ -212,6 +215,30 @@ def read(path, format=None, *, directed=None, coordinates=None):
     return graph if coordinates is None else dimacs.attach_coordinates(graph, coordinates)
 
 
+def output_format(path, format=None) -> str:
+    """The format :func:`write` will use for ``path``: ``format`` if given, else the suffix's.
+
+    Raises
+    ------
+    UnknownFormatError
+        For an unknown format name, or a suffix that names none (and no ``format=``).
+
+    Examples
+    --------
+    >>> output_format("roads.gr.gz"), output_format("out.bin", "mtx")
+    ('dimacs', 'matrix_market')
+    """
+    if format is not None:
+        return format_name(format)
+    name = source_name(path)
+    suffix = split_suffixes(name)[1]
+    if suffix not in SUFFIXES:
+        raise UnknownFormatError(
+            f"cannot tell the graph format from the suffix {suffix!r}; use one of "
+            f"{', '.join(sorted(SUFFIXES))} or pass format=", path=name)
+    return SUFFIXES[suffix]
+
+
 def write(graph, path, format=None) -> None:
     """Write ``graph`` in the format its suffix names (compressed by a .gz/.bz2/.xz suffix).
 
@@ -224,8 +251,10 @@ def write(graph, path, format=None) -> None:
 
     Raises
     ------
-    GraphFormatError
-        For an unknown suffix and no ``format=``.
+    UnknownFormatError
+        For an unknown suffix and no ``format=`` (a :class:`GraphFormatError`).
+    PathNotFoundError
+        When the folder to write into does not exist (also a ``FileNotFoundError``).
     GraphError
         When the format cannot hold the graph (METIS needs an undirected graph
         with integer weights and no self-loops; SNAP needs integer labels).
@@ -251,16 +280,11 @@ def write(graph, path, format=None) -> None:
     >>> out.getvalue().decode().splitlines()[-1]
     'a 1 2 4'
     """
-    name = source_name(path)
-    if format is None:
-        suffix = split_suffixes(name)[1]
-        if suffix not in SUFFIXES:
-            raise GraphFormatError(
-                f"cannot tell the graph format from the suffix {suffix!r}; use one of "
-                f"{', '.join(sorted(SUFFIXES))} or pass format=", path=name)
-        format = SUFFIXES[suffix]
-    write_bytes(path, _FORMATTERS[format_name(format)](graph))
+    formatter = _FORMATTERS[output_format(path, format)]
+    if isinstance(path, (str, os.PathLike)):
+        check_folder(path)   # before the formatting work, which can be long
+    write_bytes(path, formatter(graph))
 
 
-__all__ = ["read", "write", "sniff", "format_name", "FORMATS", "SUFFIXES",
-           "dimacs", "pace", "metis", "snap", "matrix_market", "npz", "read_bytes"]
+__all__ = ["read", "write", "sniff", "format_name", "output_format", "check_folder", "FORMATS",
+           "SUFFIXES", "dimacs", "pace", "metis", "snap", "matrix_market", "npz", "read_bytes"]

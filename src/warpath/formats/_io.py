@@ -22,7 +22,7 @@ import zlib
 
 import numpy as np
 
-from ..errors import GraphFormatError
+from ..errors import GraphFileNotFoundError, GraphFormatError, PathNotFoundError
 
 COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz")
 
@@ -75,7 +75,7 @@ def read_bytes(source) -> np.ndarray:
         else:
             raw = source.read()
     except FileNotFoundError:
-        raise GraphFormatError("no such file", path=path) from None
+        raise GraphFileNotFoundError("no such file", path=path) from None
     except IsADirectoryError:
         raise GraphFormatError("is a directory, not a graph file", path=path) from None
     if isinstance(raw, str):
@@ -91,11 +91,34 @@ def read_bytes(source) -> np.ndarray:
     return np.frombuffer(raw, dtype=np.uint8)
 
 
+def check_folder(path) -> None:
+    """Fail before any work when the folder a file is to be written into does not exist.
+
+    Raises
+    ------
+    PathNotFoundError
+        Naming the file and the missing folder.
+
+    Examples
+    --------
+    >>> check_folder("results.csv")   # the current folder exists
+    >>> try:
+    ...     check_folder("/no/such/folder/results.csv")
+    ... except FileNotFoundError as err:
+    ...     print(err)
+    /no/such/folder/results.csv: the folder /no/such/folder does not exist
+    """
+    folder = os.path.dirname(os.fspath(path)) or "."
+    if not os.path.isdir(folder):
+        raise PathNotFoundError(f"{os.fspath(path)}: the folder {folder} does not exist")
+
+
 def write_bytes(target, data) -> None:
     """Write ``data`` to ``target`` (a path or a binary file object), compressed by the path's suffix."""
     data = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
     path = source_name(target)
     if isinstance(target, (str, os.PathLike)):
+        check_folder(target)
         compression = split_suffixes(path)[2]
         if compression == ".gz":
             # Level 6 is zlib's default: level 9 is about 3x slower for ~2% less.

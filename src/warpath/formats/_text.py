@@ -603,8 +603,13 @@ def nth_content_line(buf, pos, comment_a, comment_b, index):
 
 
 def header_fields(buf, start, stop):
-    """The whitespace-separated fields of the line ``buf[start:stop]``."""
-    return buf[start:stop].tobytes().decode("utf-8", "replace").split()
+    """The blank-separated fields of the line ``buf[start:stop]``.
+
+    Split as bytes, on the ASCII blanks the kernels skip: ``str.split`` would
+    also split on control characters such as ``\x1f`` and see no field in a
+    line the kernels call non-blank.
+    """
+    return [f.decode("utf-8", "replace") for f in buf[start:stop].tobytes().split()]
 
 
 def parse_count(text):

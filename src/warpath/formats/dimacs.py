@@ -18,16 +18,25 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..errors import GraphError, GraphFormatError
 from ..graph import Graph
-from . import _text
+from . import _plain, _text
 from ._csr import with_attributes
 from ._io import provenance, read_bytes, source_name, split_suffixes, write_bytes
 
 _C, _P, _A, _V = ord("c"), ord("p"), ord("a"), ord("v")
 _SHORTEST_ARC_LINE = len("a 1 1 0\n")
+
+# The plain path (small files, no compilation): comments, then 'p sp n m', then arc lines only.
+_B, _E = _plain.BLANK, _plain.END
+_PLAIN_HEADER = re.compile(rb"(?:[ \t\r]*(?:c[^\n]*)?\n)*" + _B + rb"*p" + _B + rb"+sp" + _B
+                           + rb"+(" + _plain.ID + rb")" + _B + rb"+(" + _plain.ID + rb")" + _E)
+_PLAIN_ARCS = re.compile(rb"(?:" + _B + rb"*a" + _B + rb"+" + _plain.ID + _B + rb"+" + _plain.ID
+                         + _B + rb"+" + _plain.NUMBER + _E + rb")*")
 
 
 def read_dimacs(source, *, directed=None, coordinates=None):
@@ -112,6 +121,10 @@ def parse_dimacs(buf, path=None, *, directed=None):
     >>> parse_dimacs(buf, "mem.gr").edge_weights(0).tolist()
     [3]
     """
+    if buf.size <= _plain.SMALL_FILE_BYTES:
+        graph = _parse_plain(buf.tobytes(), path, directed)
+        if graph is not None:
+            return graph
     (n, m), body, header = _read_header(buf, path, "p sp <vertices> <arcs>", 4, ("sp",))
     if m > buf.size // _SHORTEST_ARC_LINE + 1:
         _text.raise_at(buf, header, f"the header announces {m} arcs but the file holds only "
@@ -131,6 +144,26 @@ def parse_dimacs(buf, path=None, *, directed=None):
     return Graph.from_edges(ids[0, :rows] - 1, ids[1, :rows] - 1, weights, n,
                            directed=directed is not False,
                            labels=np.arange(1, n + 1, dtype=np.int64), name=stem)
+
+
+def _parse_plain(data: bytes, path, directed):
+    """A small regular ``.gr`` file read without compiled kernels (see :mod:`._plain`);
+    ``None`` when it is not one (the compiled parser then reads it)."""
+    data = _plain.with_final_newline(data)
+    header = _PLAIN_HEADER.match(data)
+    if header is None or _PLAIN_ARCS.fullmatch(data, header.end()) is None:
+        return None
+    n, m = int(header.group(1)), int(header.group(2))
+    tokens = data[header.end():].split()
+    if len(tokens) != 4 * m:
+        return None
+    ids = np.array(tokens[1::4] + tokens[2::4], dtype=bytes).astype(np.int64)
+    weights = _plain.numbers(tokens[3::4])
+    if weights is None or (m and (ids.min() < 1 or ids.max() > n)):
+        return None
+    stem = split_suffixes(path)[0] or None
+    return Graph.from_edges(ids[:m] - 1, ids[m:] - 1, weights, n, directed=directed is not False,
+                            labels=np.arange(1, n + 1, dtype=np.int64), name=stem)
 
 
 def read_coordinates(source):

@@ -19,7 +19,9 @@ Examples
 from __future__ import annotations
 
 import io
+import lzma
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -75,21 +77,25 @@ def parse_npz(buf, path=None, *, directed=None):
     try:
         with np.load(io.BytesIO(buf.tobytes()), allow_pickle=False) as archive:
             arrays = {key: archive[key] for key in archive.files}
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
+    except (ValueError, OSError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError,
+            NotImplementedError, RuntimeError) as error:
+        # RuntimeError: an encrypted member; NotImplementedError: an unknown compression
         raise GraphFormatError(f"not a readable .npz archive ({error})", path=path) from None
     missing = [key for key in ("warpath_npz", "indptr", "indices", "directed") if key not in arrays]
     if missing:
         raise GraphFormatError(f"not a warpath graph archive: no {', '.join(missing)} array",
                                path=path)
-    if int(arrays["warpath_npz"]) > LAYOUT_VERSION:
-        raise GraphFormatError(f"written by a newer warpath (layout {int(arrays['warpath_npz'])})",
-                               path=path)
-    name = str(arrays["name"]) if "name" in arrays else None
     try:
+        layout = int(arrays["warpath_npz"])
+        if layout > LAYOUT_VERSION:
+            raise GraphFormatError(f"written by a newer warpath (layout {layout})", path=path)
+        name = str(arrays["name"]) if "name" in arrays else None
         graph = Graph(arrays["indptr"], arrays["indices"], arrays.get("weights"),
                       directed=bool(arrays["directed"]), labels=arrays.get("labels"),
                       coordinates=arrays.get("coordinates"), name=name)
-    except (GraphError, TypeError) as error:
+    except GraphFormatError:
+        raise
+    except (GraphError, TypeError, ValueError) as error:   # ValueError: a scalar that is not one
         raise GraphFormatError(f"inconsistent graph arrays: {error}", path=path) from None
     if directed is None or bool(directed) == graph.directed:
         return graph

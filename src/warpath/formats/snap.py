@@ -12,10 +12,16 @@ Vertex ids are arbitrary integers, often sparse: they are compacted to
 ``g.labels[i]`` is the file's id of vertex ``i`` and ``g.index_of(id)``
 goes back.  An edge list cannot hold isolated vertices.
 
-Directedness: ``directed=None`` reads a directed graph unless the leading
-comments say ``Undirected graph`` (SNAP's own header, which
-:func:`write_snap` writes); pass ``directed=False`` for an undirected file
-that lists each edge once (e.g. facebook_combined.txt).
+Directedness: an edge list cannot show it, so its leading comments must say
+it, as SNAP's own files do (and :func:`write_snap` writes): a comment line
+starting ``Undirected graph`` makes each line one undirected edge, one
+starting ``Directed graph`` one arc.  ``directed=None`` follows that marker;
+without one the list is read as directed (one arc per line) and a
+:class:`~warpath.DirectionWarning` says so: an undirected list that names
+each edge once, such as networkx's ``write_edgelist`` of a ``Graph`` or
+SNAP's facebook_combined.txt, then has half its arcs.  ``directed=False``
+(the command line's ``--undirected``) or ``True`` decides without a marker
+and without a warning.
 
 Examples
 --------
@@ -27,17 +33,25 @@ Examples
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
 
-from ..errors import GraphError
+from ..errors import DirectionWarning, GraphError
 from ..graph import Graph
-from . import _text
+from . import _plain, _text
 from ._io import provenance, read_bytes, source_name, split_suffixes, write_bytes
 
 _HASH, _PERCENT = ord("#"), ord("%")
 _INT64 = np.iinfo(np.int64)
+
+# The plain path (small files, no compilation): leading comments, then lines of 2 or 3 fields.
+_B, _E, _ID = _plain.BLANK, _plain.END, _plain.ID
+_PLAIN_COMMENTS = re.compile(rb"(?:[ \t\r]*(?:[#%][^\n]*)?\n)*")
+_PLAIN_PAIRS = re.compile(rb"(?:" + _B + rb"*" + _ID + _B + rb"+" + _ID + _E + rb")*")
+_PLAIN_TRIPLES = re.compile(rb"(?:" + _B + rb"*" + _ID + _B + rb"+" + _ID + _B + rb"+"
+                            + _plain.NUMBER + _E + rb")*")
 
 
 def read_snap(source, *, directed=None):
@@ -47,8 +61,10 @@ def read_snap(source, *, directed=None):
     ----------
     source : str, path or binary file object
     directed : bool, optional
-        ``None``: directed, unless the leading comments say ``Undirected
-        graph``.  ``False``: each line is an undirected edge.
+        ``None``: as the leading comments say (``Directed graph`` /
+        ``Undirected graph``), else directed with a
+        :class:`~warpath.DirectionWarning`.  ``False``: each line is an
+        undirected edge; ``True``: an arc.
 
     Returns
     -------
@@ -71,9 +87,33 @@ def read_snap(source, *, directed=None):
     return parse_snap(read_bytes(source), source_name(source), directed=directed)
 
 
-def _leading_comments_say_undirected(buf, start):
+def direction_marker(buf, start) -> bool | None:
+    """What the comments before the first data line (at ``start``) say: ``True`` for
+    ``Directed graph``, ``False`` for ``Undirected graph``, ``None`` when they say neither.
+
+    Examples
+    --------
+    >>> text = b"# Undirected graph (each unordered pair of nodes is saved once)\\n1 2\\n"
+    >>> direction_marker(np.frombuffer(text, np.uint8), 64), direction_marker(np.zeros(0, np.uint8), 0)
+    (False, None)
+    """
     head = buf[:min(int(start), 1 << 16)].tobytes().decode("utf-8", "replace").lower()
-    return any(line.lstrip("#% \t").startswith("undirected graph") for line in head.splitlines())
+    for line in head.splitlines():
+        words = line.lstrip("#% \t")
+        if words.startswith("undirected graph"):
+            return False
+        if words.startswith("directed graph"):
+            return True
+    return None
+
+
+def _assumed_directed(path) -> bool:
+    warnings.warn(
+        f"{path or 'the edge list'}: no 'Directed graph' or 'Undirected graph' comment says "
+        "how to read it: read as directed, one arc per line; if each line is an undirected "
+        "edge (e.g. networkx's write_edgelist of a Graph), read it with directed=False "
+        "(--undirected)", DirectionWarning, stacklevel=4)
+    return True
 
 
 def _is_csv_header(fields):
@@ -89,9 +129,12 @@ def parse_snap(buf, path=None, *, directed=None):
     >>> parse_snap(np.frombuffer(b"1 2\\n", np.uint8), directed=False).num_edges
     2
     """
+    if buf.size <= _plain.SMALL_FILE_BYTES:
+        graph = _parse_plain(buf, path, directed)
+        if graph is not None:
+            return graph
     start, stop = _text.first_content_line(buf, 0, _HASH, _PERCENT)
-    if directed is None:
-        directed = not _leading_comments_say_undirected(buf, start)
+    directed = _directed(buf, start, path, directed)
     if start < buf.size:
         fields = _text.header_fields(buf, start, stop)
         fields = [f for f in " ".join(fields).replace(",", " ").split() if f]
@@ -110,6 +153,40 @@ def parse_snap(buf, path=None, *, directed=None):
     stem = split_suffixes(path)[0] or None
     return Graph.from_edges(src, dst, weights, labels.size, directed=bool(directed),
                            labels=labels, name=stem)
+
+
+def _directed(buf, start, path, directed) -> bool:
+    """``directed`` if given, else what the comments before ``start`` say (see the module)."""
+    if directed is not None:
+        return bool(directed)
+    marker = direction_marker(buf, start)
+    if marker is not None:
+        return marker
+    return True if start >= buf.size else _assumed_directed(path)   # empty: nothing to halve
+
+
+def _parse_plain(buf, path, directed):
+    """A small regular edge list (leading comments, then ``u v`` or ``u v w`` lines, blanks
+    between) read without compiled kernels (see :mod:`._plain`); ``None`` otherwise."""
+    data = _plain.with_final_newline(buf.tobytes())
+    comments = _PLAIN_COMMENTS.match(data)
+    start = comments.end()
+    for columns, lines in ((2, _PLAIN_PAIRS), (3, _PLAIN_TRIPLES)):
+        if lines.fullmatch(data, start) is not None:
+            break
+    else:
+        return None
+    tokens = data[start:].split()
+    ids = np.array(tokens[0::columns] + tokens[1::columns], dtype=bytes).astype(np.int64)
+    weights = _plain.numbers(tokens[2::columns]) if columns == 3 else None
+    if columns == 3 and weights is None:
+        return None
+    rows = len(tokens) // columns
+    labels, src, dst = _compact_ids(ids[:rows], ids[rows:])
+    stem = split_suffixes(path)[0] or None
+    return Graph.from_edges(src, dst, weights, labels.size,
+                            directed=_directed(buf, start, path, directed), labels=labels,
+                            name=stem)
 
 
 def _compact_ids(src_ids, dst_ids):

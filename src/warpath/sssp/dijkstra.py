@@ -70,11 +70,17 @@ import functools
 import numpy as np
 from numba import njit
 
+from .. import jit
 from ..dtypes import distance_dtype, unreached_value
+from ..errors import OptionError
 from ..methods import register
 from ..result import SSSPResult
 
 INT_UNREACHED = np.iinfo(np.int64).max
+#: Up to this many arcs a single-source query runs the kernel's code in Python: about 50 ms
+#: at 32K arcs on the 2-core development machine, against about 3.5 s to compile it the first
+#: time (0.5 s to load it from numba's cache later).
+INTERPRETED_ARCS = 1 << 15
 #: Children per heap node unless ``heap_arity=`` says otherwise (2: the papers' binary heap).
 DEFAULT_ARITY = 4
 
@@ -280,14 +286,14 @@ def heap_kernels(arity: int = DEFAULT_ARITY):
     """
     if isinstance(arity, bool) or not isinstance(arity, (int, np.integer)) \
             or not 2 <= arity <= 16:
-        raise ValueError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
+        raise OptionError(f"heap_arity must be an integer from 2 to 16, not {arity!r}")
     arity = int(arity)
     return {"packed": _one_word_kernel(arity, exact=True),
             "rounded": _one_word_kernel(arity, exact=False)}
 
 
 def dijkstra_into(indptr, indices, weights, source, dist, pred, limit, shift,
-                  arity=DEFAULT_ARITY):
+                  arity=DEFAULT_ARITY, interpreted=False):
     """Run Dijkstra from ``source`` into the prepared ``dist``/``pred`` arrays.
 
     :func:`dijkstra_rows` with one row: ``dist`` must be filled with the
@@ -309,18 +315,19 @@ def dijkstra_into(indptr, indices, weights, source, dist, pred, limit, shift,
     [0, 2, 5]
     """
     return dijkstra_rows(indptr, indices, weights, np.array([source], np.int64),
-                         dist[np.newaxis], pred[np.newaxis], limit, shift, arity)
+                         dist[np.newaxis], pred[np.newaxis], limit, shift, arity, interpreted)
 
 
 def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
-                  arity=DEFAULT_ARITY):
+                  arity=DEFAULT_ARITY, interpreted=False):
     """Dijkstra from each of ``sources`` into the rows of ``dist`` and ``pred`` (one compiled loop).
 
     ``dist`` has shape (len(sources), n), filled with the unreachable marker;
     ``pred`` is (len(sources), n) filled with -1, or (len(sources), 0).  This
     is the kernel that single-source Dijkstra, repeated SSSP and Johnson's
     algorithm share.  The heap layout is :func:`heap_layout`'s; ``arity``
-    children per heap node (2: a binary heap).
+    children per heap node (2: a binary heap).  ``interpreted`` runs the
+    kernel's code in Python (:func:`warpath.jit.interpreted`): no compilation.
 
     Returns
     -------
@@ -341,9 +348,11 @@ def dijkstra_rows(indptr, indices, weights, sources, dist, pred, limit, shift,
     ([[0, 2], [3, 0]], [[-1, 0], [1, -1]])
     """
     layout = heap_layout(shift)
-    return heap_kernels(arity)[layout](indptr, indices, weights, sources, dist, pred, limit,
-                                       shift if layout == "packed"
-                                       else _vertex_bits(indptr.shape[0] - 1))
+    kernel = heap_kernels(arity)[layout]
+    if interpreted:
+        kernel = jit.interpreted(kernel)
+    return kernel(indptr, indices, weights, sources, dist, pred, limit,
+                  shift if layout == "packed" else _vertex_bits(indptr.shape[0] - 1))
 
 
 def prepare(graph, weights=None, dtype=None, limit=None):
@@ -379,7 +388,7 @@ def prepare(graph, weights=None, dtype=None, limit=None):
 
 @register("sssp", "dijkstra", "cpu", negative_weights=False, limit=True, auto_rank=0,
           summary="Dijkstra with a lazy 4-ary heap (numba; heap_arity=2: binary)",
-          options=("heap_arity",))
+          options=("heap_arity",), interpreted_arcs=INTERPRETED_ARCS)
 def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT_ARITY):
     """Single-source shortest paths by Dijkstra's algorithm (non-negative weights).
 
@@ -401,6 +410,11 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
         Children per heap node, 2 to 16: 4 (default) is the fastest measured
         on road and random graphs; 2 is the textbook binary heap of the
         papers' sequential baseline.
+
+    Graphs of at most ``INTERPRETED_ARCS`` arcs run the same kernel code in
+    the Python interpreter (:func:`warpath.jit.interpreted`): the same
+    distances, predecessors and counters, without the seconds numba takes
+    to compile the kernel on a fresh install (or half a second to load it).
 
     Returns
     -------
@@ -432,6 +446,8 @@ def dijkstra(graph, source, *, predecessors=True, limit=None, heap_arity=DEFAULT
     dist = np.full(n, marker, dtype=dtype)
     pred = np.full(n if predecessors else 0, -1, dtype=np.int64)
     scans, relaxations = dijkstra_into(graph.indptr, graph.indices, weights, source, dist,
-                                       pred, cutoff, shift, heap_arity)
+                                       pred, cutoff, shift, heap_arity,
+                                       interpreted=jit.runs_interpreted(graph.num_edges,
+                                                                        INTERPRETED_ARCS))
     return SSSPResult(source, dist, pred if predecessors else None,
                       stats={"iterations": int(scans), "relaxations": int(relaxations)})

@@ -1,0 +1,281 @@
+"""How much memory a many-source query needs, before it runs: one rule for the API and the CLI.
+
+A query over ``rows`` sources of an ``n``-vertex graph (APSP: ``rows = n``)
+keeps a ``rows x n`` distance matrix of 8-byte numbers (int64 for integer
+weights, float64 otherwise) and, with predecessors, an int64 matrix of the
+same shape.  Reading ``result.distances`` of an integer result builds a
+float64 copy (8 more bytes per pair); the command line reads it in row
+blocks instead.  Each method says what it needs on top through the
+registry's ``memory=`` hook (Floyd-Warshall keeps its predecessor matrix while
+it runs, even without ``predecessors=True``); a GPU method adds the bytes it
+holds on the device the same way, and :func:`estimate` checks them against
+the GPU's free memory.
+
+Measured on the 2-core development machine (peak resident memory over the
+interpreter's, ``tests/apsp/test_memory.py``): 24-25 bytes per pair for
+integer weights with predecessors, 16-17 without, within 20% of
+:func:`estimate` at 1,000 to 3,000 vertices.
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.generators.grid(20, 20, seed=0)
+>>> e = estimate(g, method="johnson", device="cpu")
+>>> e.rows, round(e.bytes_per_pair)   # int64 distances, predecessors, the float64 copy
+(400, 24)
+>>> e.fits
+True
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from .. import methods
+from ..errors import MemoryLimitError
+
+#: Bytes of one distance or predecessor entry (int64 or float64).
+ENTRY_BYTES = 8
+#: Bytes per vertex plus arc of the O(n + m) work arrays (heap, reweighted arcs, queues).
+WORKSPACE_BYTES_PER_ITEM = 32
+#: Progress steps of a chunked run, and the most bytes a chunk's temporaries may take.
+CHUNKS = 100
+CHUNK_BYTES = 64 * 2**20
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (``MemAvailable``), or ``None`` if unknown.
+
+    Examples
+    --------
+    >>> m = available_memory()
+    >>> m is None or m > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def gpu_free_memory() -> int | None:
+    """Free bytes on the current GPU, or ``None`` without a real one (the simulator has none).
+
+    Examples
+    --------
+    >>> free = gpu_free_memory()
+    >>> free is None or free > 0
+    True
+    """
+    from ..device import gpu_status, simulated
+
+    if simulated() or not gpu_status()[0]:
+        return None
+    from numba import cuda
+
+    return int(cuda.current_context().get_memory_info()[0])
+
+
+def matrix_bytes(rows: int, num_vertices: int, predecessors: bool) -> int:
+    """The bytes of a result: distances, plus predecessors when kept.
+
+    Examples
+    --------
+    >>> matrix_bytes(10, 10, predecessors=True)
+    1600
+    """
+    return int(rows) * int(num_vertices) * ENTRY_BYTES * (2 if predecessors else 1)
+
+
+def workspace_bytes(graph) -> int:
+    """The O(n + m) work arrays a method keeps besides its matrices (an upper bound)."""
+    return WORKSPACE_BYTES_PER_ITEM * (graph.num_vertices + graph.num_edges)
+
+
+def result_memory(graph, rows, predecessors):
+    """``memory=`` hook of the methods that fill the result matrices in place (host, GPU bytes).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> result_memory(warpath.generators.ring(10, seed=0), 10, False)
+    (1440, 0)
+    """
+    return matrix_bytes(rows, graph.num_vertices, predecessors) + workspace_bytes(graph), 0
+
+
+def integer_result(graph) -> bool:
+    """Whether the distances come back as int64 (exact), so that ``.distances`` is a float64 copy."""
+    from ..sssp.dijkstra import distance_dtype
+
+    return distance_dtype(graph, warn=False).kind == "i"
+
+
+def chunk_rows(rows: int, num_vertices: int) -> int:
+    """Sources per chunk of a chunked run: about ``CHUNKS`` steps, each chunk's
+    temporaries at most ``CHUNK_BYTES``.
+
+    Examples
+    --------
+    >>> chunk_rows(1000, 1000), chunk_rows(100_000, 100_000)
+    (10, 83)
+    """
+    by_steps = math.ceil(rows / CHUNKS)
+    by_bytes = CHUNK_BYTES // max(1, num_vertices * ENTRY_BYTES)
+    return max(1, min(by_steps, by_bytes))
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """The memory a query will take, and what this machine has.
+
+    Attributes
+    ----------
+    problem, method, device : str
+        The query and the method that will run it.
+    rows, num_vertices : int
+        The result's shape.
+    predecessors : bool
+    host_bytes, gpu_bytes : int
+        Peak host and GPU memory of the run, its result included.
+    host_available, gpu_available : int or None
+        What the machine has free (``None`` when unknown or not used).
+    """
+
+    problem: str
+    method: str
+    device: str
+    rows: int
+    num_vertices: int
+    predecessors: bool
+    host_bytes: int
+    gpu_bytes: int
+    host_available: int | None
+    gpu_available: int | None
+
+    @property
+    def bytes_per_pair(self) -> float:
+        """Host bytes per (source, target) pair."""
+        return self.host_bytes / max(1, self.rows * self.num_vertices)
+
+    @property
+    def npy_bytes(self) -> int:
+        """The size of the distance matrix written as ``.npy`` (float64, plus a header)."""
+        return self.rows * self.num_vertices * ENTRY_BYTES + 128
+
+    @property
+    def fits(self) -> bool:
+        """Whether the host and the GPU have the memory the estimate asks for."""
+        return ((self.host_available is None or self.host_bytes <= self.host_available)
+                and (self.gpu_available is None or self.gpu_bytes <= self.gpu_available))
+
+    def check(self) -> "MemoryEstimate":
+        """Return ``self`` when it fits, else raise :class:`~warpath.MemoryLimitError` saying
+        what is needed, what is there and what would help."""
+        if self.fits:
+            return self
+        what = (f"{self.problem} by {self.method} ({self.device}) on {self.num_vertices:,} "
+                f"vertices" + (f" from {self.rows:,} sources" if self.rows != self.num_vertices
+                               else ""))
+        if self.host_available is not None and self.host_bytes > self.host_available:
+            message = (f"{what} needs about {_gib(self.host_bytes)} of memory "
+                       f"({self.bytes_per_pair:.0f} bytes per pair) but "
+                       f"{_gib(self.host_available)} is available")
+        else:
+            message = (f"{what} needs about {_gib(self.gpu_bytes)} of GPU memory but "
+                       f"{_gib(self.gpu_available)} is free")
+        hints = []
+        if self.predecessors:
+            hints.append("no predecessors (predecessors=False, --no-predecessors)")
+        hints.append("fewer sources (warpath.multi_source)")
+        if self.device == "cpu" and methods.available(self.problem, "cuda"):
+            hints.append("the GPU")
+        raise MemoryLimitError(f"{message}; try {', or '.join(hints)}")
+
+
+def _gib(count) -> str:
+    return f"{count / 2**30:,.1f} GiB"
+
+
+def estimate(graph, num_sources: int | None = None, *, method="auto", device="auto",
+             predecessors: bool = True, problem: str = "apsp",
+             float_distances: bool = True) -> MemoryEstimate:
+    """The memory an APSP or multi-source query will need, before running it.
+
+    Parameters
+    ----------
+    graph : Graph
+    num_sources : int, optional
+        Rows of the result (default: every vertex, as APSP).
+    method : str or Method
+        A registered name, ``"auto"`` (resolved as the query would be, see
+        :func:`warpath.methods.resolve`), or the :class:`~warpath.methods.Method`.
+    device : {"auto", "cpu", "cuda"}
+    predecessors : bool
+    problem : {"apsp", "multi_source"}
+    float_distances : bool
+        Count the float64 copy that reading ``result.distances`` of an integer
+        result builds.  :func:`warpath.apsp` and :func:`warpath.multi_source`
+        check without it (they do not build it), and the command line reads
+        row blocks instead.
+
+    Returns
+    -------
+    MemoryEstimate
+        Call ``.check()`` to raise :class:`~warpath.MemoryLimitError` when it
+        does not fit.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.ring(1000, seed=0)
+    >>> e = estimate(g, method="floyd-warshall", device="cpu", predecessors=False)
+    >>> round(e.bytes_per_pair)   # its predecessor matrix lives while it runs
+    16
+    >>> estimate(g, 10, method="johnson", device="cpu", problem="multi_source").rows
+    10
+    """
+    chosen = method if isinstance(method, methods.Method) else methods.resolve(
+        problem, graph, method, device)
+    n = graph.num_vertices
+    rows = n if num_sources is None else int(num_sources)
+    hook = chosen.memory or result_memory
+    run_host, run_gpu = hook(graph, rows, predecessors)
+    result = matrix_bytes(rows, n, predecessors)
+    if float_distances and integer_result(graph):
+        result += rows * n * ENTRY_BYTES
+    host = max(int(run_host), result + workspace_bytes(graph))
+    on_gpu = chosen.device == "cuda"
+    return MemoryEstimate(problem, chosen.name, chosen.device, rows, n, bool(predecessors),
+                          host, int(run_gpu), available_memory(),
+                          gpu_free_memory() if on_gpu else None)
+
+
+def in_chunks(rows: int, num_vertices: int, work, progress=None) -> None:
+    """Call ``work(start, stop)`` over ``0..rows`` in chunks of :func:`chunk_rows` rows.
+
+    A method fills its preallocated result this way: chunk temporaries stay
+    small, and ``progress(done, rows)``, when given, hears after each chunk.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> in_chunks(5, 5, lambda a, b: seen.append((a, b)))
+    >>> seen[:2], seen[-1]
+    ([(0, 1), (1, 2)], (4, 5))
+    """
+    size = chunk_rows(rows, num_vertices)
+    for start in range(0, rows, size):
+        stop = min(rows, start + size)
+        work(start, stop)
+        if progress is not None:
+            progress(stop, rows)

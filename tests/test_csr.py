@@ -1,0 +1,39 @@
+"""warpath.csr: the numpy path for small inputs builds the same CSR as the numba kernel."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warpath import csr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 40), st.data())
+def test_small_path_equals_the_kernel(n, data):
+    m = data.draw(st.integers(0, 120))
+    vertex = st.integers(0, n - 1)
+    src = np.array(data.draw(st.lists(vertex, min_size=m, max_size=m)), dtype=np.int64)
+    dst = np.array(data.draw(st.lists(vertex, min_size=m, max_size=m)), dtype=np.int64)
+    kind = data.draw(st.sampled_from(["none", "int", "float"]))
+    weights = None
+    if kind == "int":
+        weights = np.array(data.draw(st.lists(st.integers(-9, 9), min_size=m, max_size=m)),
+                           dtype=np.int32)
+    elif kind == "float":
+        weights = np.array(data.draw(st.lists(st.floats(-5, 5), min_size=m, max_size=m)))
+    small = csr._build_csr_small(src, dst, weights, n)
+    kernel = csr._build_csr(src, dst, np.zeros(1, np.int32) if weights is None else weights, n,
+                            weights is not None)
+    for got, expected in zip(small[:2], kernel[:2]):
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+    if weights is not None:
+        assert small[2].dtype == kernel[2].dtype and np.array_equal(small[2], kernel[2])
+
+
+def test_large_inputs_take_the_kernel(monkeypatch):
+    taken = []
+    monkeypatch.setattr(csr, "_build_csr", lambda *args: taken.append(1) or (
+        np.zeros(3, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)))
+    csr.build_csr(np.zeros(csr.SMALL_ARCS + 1, np.int64), np.ones(csr.SMALL_ARCS + 1, np.int64),
+                  None, 2)
+    assert taken == [1]
