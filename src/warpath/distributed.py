@@ -65,8 +65,8 @@ except ImportError as error:  # the optional extra is missing
 
 from . import api, methods
 from .apsp.johnson import johnson_dtype, potentials, reweighted
-from .apsp.repeated_sssp import available_memory, check_matrix_memory
-from .errors import DeviceError, EmptyGraphError, GraphError, SourceError
+from .apsp.memory import available_memory, matrix_bytes
+from .errors import DeviceError, EmptyGraphError, MemoryLimitError, SourceError
 from .graph import Graph
 from .result import DistanceMatrix
 
@@ -411,7 +411,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
         If the graph has a negative cycle anywhere (Johnson's potentials find it).
     SourceError, EmptyGraphError, MethodNotAvailable
         As :func:`warpath.multi_source`, raised on the client before any work is sent.
-    GraphError
+    MemoryLimitError
         When the matrix would not fit in this machine's memory (use ``out=``).
 
     Examples
@@ -433,11 +433,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
         if path is not None and not str(path).endswith(".npy"):
             raise ValueError(f"out= and predecessors_out= must be .npy files, not {str(path)!r}")
     if out is None:
-        try:
-            check_matrix_memory(sources.size, graph.num_vertices, predecessors)
-        except GraphError as err:
-            raise GraphError(f"{err}; or write it to disk with out=, or keep it on the "
-                             "cluster with warpath.distributed.distance_array") from None
+        _check_host_matrix(sources.size, graph.num_vertices, predecessors)
     _, potential_stats = _shipment(graph)  # NegativeCycleError here, before any work is sent
     shipment = _scatter(client, graph)
     size = int(batch_size) if batch_size else _batch_size(
@@ -599,3 +595,25 @@ def apsp_on_cluster(graph, *, scheduler=None, workers=None, device="auto", **kwa
     _shipment(graph)  # a negative cycle is found before a cluster is started
     with cluster_client(scheduler, workers, device) as client:
         return apsp(graph, client=client, device=device, **kwargs)
+
+
+def _check_host_matrix(rows: int, num_vertices: int, predecessors: bool) -> None:
+    """Refuse, before any work, a result matrix larger than this host's free memory.
+
+    Raises
+    ------
+    MemoryLimitError
+        Naming the bytes needed and available, and the ways out.
+
+    Examples
+    --------
+    >>> _check_host_matrix(10, 10, predecessors=True)
+    """
+    needed = matrix_bytes(rows, num_vertices, predecessors)
+    available = available_memory()
+    if available is not None and needed > available:
+        raise MemoryLimitError(
+            f"a {rows:,} x {num_vertices:,} distance matrix"
+            f"{' with predecessors' if predecessors else ''} needs {needed / 2**30:.1f} GiB but "
+            f"only {available / 2**30:.1f} GiB of memory is available; write it to disk with "
+            "out=, or keep it on the cluster with warpath.distributed.distance_array")

@@ -36,6 +36,7 @@ import functools
 import numpy as np
 from numba import cuda
 
+from ..errors import OptionError
 from .counters import ITERATIONS, RELAXATIONS, RunTally, flush_count
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
@@ -54,7 +55,7 @@ def check_loop(loop: str) -> str:
     'paper'
     """
     if loop not in LOOPS:
-        raise ValueError(f"loop must be one of {LOOPS}, not {loop!r}")
+        raise OptionError(f"loop must be one of {LOOPS}, not {loop!r}")
     return loop
 
 
@@ -74,23 +75,28 @@ def _begin(frontier, conv, trace, r, thread, heavy):
 
 
 @functools.lru_cache(maxsize=None)
-def round_kernel(device_op, first: bool, heavy: bool):
-    """A kernel running one step of round ``r`` (the paper loop); ``first`` begins the round."""
+def round_kernel(device_op, first: bool, heavy: bool, one_row: bool = False):
+    """A kernel running one step of round ``r`` (the paper loop); ``first`` begins the round.
+
+    ``one_row``: the problem has one row, passed to the operator as the constant 1 so that
+    the compiler drops the operators' loops over rows."""
 
     @cuda.jit
     def kernel(graph, frontier, state, conv, counters, trace, rows, r):
         thread = cuda.grid(1)
         if first:
             _begin(frontier, conv, trace, r, thread, heavy)
-        count = device_op(graph, frontier, state, conv, rows, r, thread, cuda.gridsize(1))
+        count = device_op(graph, frontier, state, conv, 1 if one_row else rows, r, thread,
+                          cuda.gridsize(1))
         flush_count(counters, RELAXATIONS, count)
 
     return kernel
 
 
 @functools.lru_cache(maxsize=None)
-def persistent_kernel(device_ops: tuple, heavy: bool):
-    """A cooperative kernel running every round of ``device_ops`` (1 to 3 steps)."""
+def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False):
+    """A cooperative kernel running every round of ``device_ops`` (1 to 3 steps);
+    ``one_row`` as for :func:`round_kernel`."""
     steps = len(device_ops)
     if not 1 <= steps <= 3:
         raise ValueError(f"a round has 1 to 3 steps, not {steps}")
@@ -101,6 +107,8 @@ def persistent_kernel(device_ops: tuple, heavy: bool):
         thread = cuda.grid(1)
         stride = cuda.gridsize(1)
         grid = cuda.cg.this_grid()
+        if one_row:
+            rows = 1
         count = 0
         r = 0
         while r < max_rounds:
@@ -162,7 +170,8 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     trace = _no_trace() if trace is None else trace
     args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace, rows)
     if loop == "paper":
-        kernels = [round_kernel(s.device, i == 0, heavy) for i, s in enumerate(steps)]
+        kernels = [round_kernel(s.device, i == 0, heavy, problem.rows == 1)
+                   for i, s in enumerate(steps)]
         sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
 
         def one_round(r):
@@ -173,7 +182,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         rounds, negative = host_loop(one_round, problem.conv, tally, max_rounds,
                                      first_check, every)
         return {**tally.read_counters(problem.counters), "iterations": rounds}, negative
-    kernel = persistent_kernel(tuple(s.device for s in steps), heavy)
+    kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1)
     items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
     persistent_launch(kernel, args + (np.int64(max_rounds),), items, tally)
     return persistent_outcome(problem.conv, problem.counters, tally, max_rounds)
@@ -205,7 +214,7 @@ def run_once(problem, step, state, graph=None) -> None:
         graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
     frontier = problem.no_frontier()
     blocks = blocks_for(step.items(problem.n, graph[1].shape[0], problem.rows))
-    round_kernel(step.device, True, frontier.heavy)[blocks, THREADS](
+    round_kernel(step.device, True, frontier.heavy, problem.rows == 1)[blocks, THREADS](
         graph, frontier.arrays, state, problem.conv.device, problem.counters, _no_trace(),
         np.int64(problem.rows), np.int64(0))
     problem.tally.launch()

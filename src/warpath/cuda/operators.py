@@ -13,6 +13,8 @@ loops around them (Gunrock's advance/filter, in numba):
 - :func:`filter_vertices` calls ``apply(state, row, v, r, conv) -> bool`` on
   every vertex; with ``output=QUEUE`` a ``True`` puts ``v`` in the next
   frontier (Harish's check kernel builds its mask this way).
+- :func:`filter_items` does the same over a queue the method keeps (its
+  ``items`` device function names the queue and may skip the step).
 - :func:`compute` calls ``work(graph, state, v, r, conv) -> int`` on every
   vertex, for steps that walk arcs their own way (Safari's k-step waves); it
   returns the relax operations done.
@@ -198,6 +200,35 @@ def filter_vertices(apply, output: int = NO_OUTPUT, heavy_out: int = 0) -> Opera
                     keep = apply(state, row, v, r, conv)
                 if queued:
                     push(graph, frontier, v, keep, r, heavy_out, conv)
+        return 0
+
+    return Operator(op, thread_per_vertex())
+
+
+@functools.lru_cache(maxsize=None)
+def filter_items(items, apply, output: int = NO_OUTPUT, heavy_out: int = 0) -> Operator:
+    """``apply`` on the items of a queue the method keeps (Gunrock's filter over a queue).
+
+    ``items(graph, frontier, state, conv, r, thread) -> (queue, size)`` names the queue
+    for round ``r`` (every thread must get the same answer; size 0 skips the
+    step, and thread 0 may do the step's bookkeeping there); ``apply(state, row,
+    v, r, conv) -> bool`` is called on each item, and with ``QUEUE`` its
+    ``True``s join the next frontier.  Returns an operator (relaxations: 0).
+    """
+    queued = output == QUEUE
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        queue, size = items(graph, frontier, state, conv, r, thread)
+        for start in range(0, size, stride):  # one trip count per warp (enqueue)
+            i = start + thread
+            keep = False
+            v = 0
+            if i < size:
+                v = queue[i]
+                keep = apply(state, 0, v, r, conv)
+            if queued:
+                push(graph, frontier, v, keep, r, heavy_out, conv)
         return 0
 
     return Operator(op, thread_per_vertex())

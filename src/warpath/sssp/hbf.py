@@ -54,7 +54,8 @@ import functools
 
 import numpy as np
 
-from ..errors import NegativeWeightError
+from ..dtypes import path_length_bound
+from ..errors import NegativeWeightError, OptionError
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -65,6 +66,8 @@ cuda = None
 NORMAL, SKIP, DIRECT = 0, 1, 2
 #: The round stamp of a vertex never enqueued (low half of the packed word).
 NEVER = 0xFFFFFFFF
+#: The lowest bucket of an empty far pile.
+NO_BUCKET = np.iinfo(np.int64).max
 
 
 def arc_classes(graph) -> np.ndarray:
@@ -122,20 +125,22 @@ def _classification(dgraph):
 
 @functools.lru_cache(maxsize=None)
 def _steps(packing, dedup: bool, classify: bool, source_class: bool,
-           aggregated: bool, lanes: tuple, heavy: int):
-    """The round (one advance) and the final passes for one set of options.
+           aggregated: bool, lanes: tuple, heavy: int, near_far: bool):
+    """The round's steps and the final passes for one set of options.
 
     ``packing`` is the distance dtype's name for 32-bit distances (the packed
-    words), or None.  State: ``(d, info, classes, inf, floor, source)`` where
-    ``d`` is the distance row, ``info`` the packed words or the round stamps.
+    words), or None.  State: ``(d, info, classes, inf, floor, source, buckets,
+    piles, pile_counts, far_stamp, delta)``: ``d`` the distance row, ``info``
+    the packed words or the round stamps; the rest serve ``near_far`` (see
+    :func:`_near_far_state`).
     """
     global cuda
     from numba import cuda
 
     from ..cuda.atomics import relax_min
-    from ..cuda.flags import NEGATIVE_CYCLE
+    from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
     from ..cuda.mappings import frontier, thread_per_edge
-    from ..cuda.operators import QUEUE, advance, filter_vertices
+    from ..cuda.operators import QUEUE, advance, filter_items, filter_vertices
     from ..cuda.packing import codec
 
     packed = packing is not None
@@ -153,8 +158,76 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         return True, state[0][u]
 
     @cuda.jit(device=True)
+    def distance(state, v):
+        if packed:
+            return unpack(state, state[1][v])
+        return state[0][v]
+
+    @cuda.jit(device=True)
+    def near_or_far(state, v, candidate, keep, r, conv):
+        """Near-far: a vertex lowered beyond this bucket goes to the far pile (once per
+        bucket), not to the next frontier; that is a change too."""
+        if not near_far or not keep:
+            return keep
+        bucket = state[6][(r + 1) % 3, 0]  # this round's bucket, set by the refill step
+        if candidate < (bucket + 1) * state[10]:
+            return True
+        if cuda.atomic.max(state[9], v, bucket) < bucket:
+            park(state, v, candidate, state[6][(r + 1) % 3, 1])
+        mark_changed(conv, r)
+        return False
+
+    @cuda.jit(device=True)
+    def park(state, v, dv, pile):
+        """Put v in far pile ``pile``, keeping the pile's lowest bucket up to date."""
+        state[7][pile % 2, cuda.atomic.add(state[8], pile % 3, 1)] = v
+        cuda.atomic.min(state[11], pile % 3, np.int64(dv // state[10]))
+
+    @cuda.jit(device=True)
+    def next_bucket(state, r):
+        """The bucket a refill moves to: the next one, or the pile's lowest if that is
+        higher (empty buckets are skipped, not walked one round each)."""
+        return max(state[6][r % 3, 0] + 1, state[11][state[6][r % 3, 1] % 3])
+
+    @cuda.jit(device=True)
+    def far_pile(graph, frontier, state, conv, r, thread):
+        """Near-far refill: when this round's frontier is empty, the far pile of the
+        current bucket is re-examined for the next bucket; thread 0 keeps the books."""
+        buckets, counts = state[6], state[8]
+        bucket = buckets[r % 3, 0]
+        pile = buckets[r % 3, 1]
+        size = counts[pile % 3]
+        refill = size > 0 and frontier[1][r % 3] + frontier[3][r % 3] == 0
+        if thread == 0:
+            buckets[(r + 1) % 3, 0] = next_bucket(state, r) if refill else bucket
+            buckets[(r + 1) % 3, 1] = pile + 1 if refill else pile
+            if refill:
+                counts[(pile + 2) % 3] = 0  # the pile before this one: free for the next
+                state[11][(pile + 2) % 3] = NO_BUCKET
+            if size > 0:
+                conv[r % 3] = 1  # work still waits in the far pile: not converged
+        return state[7][pile % 2], size if refill else 0
+
+    @cuda.jit(device=True)
+    def promote(state, row, v, r, conv):
+        """A far vertex now within the new bucket joins the frontier; the others move to
+        the new pile.  (Called only when the refill happens: the new bucket and pile are
+        computed here too, since their slot is being written by thread 0.)"""
+        bucket = next_bucket(state, r)
+        dv = distance(state, v)
+        if dv < (bucket + 1) * state[10]:
+            return True
+        state[9][v] = bucket
+        park(state, v, dv, state[6][r % 3, 1] + 1)
+        return False
+
+    @cuda.jit(device=True)
     def relax(state, row, u, du, v, w, e, r, conv):
         """Alg. 4 then Alg. 6: classified arcs, else an atomic relax with duplicate removal."""
+        return near_or_far(state, v, du + w, relax_arc(state, u, du, v, w, e, r, conv), r, conv)
+
+    @cuda.jit(device=True)
+    def relax_arc(state, u, du, v, w, e, r, conv):
         cls = NORMAL
         if classify:
             cls = state[2][e]
@@ -218,17 +291,19 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         state[0][v] = unpack(state, state[1][v])
         return False
 
-    round_step = advance(frontier(lanes, heavy_degree=heavy), gather, relax, QUEUE, heavy,
-                         aggregated)
+    round_step = [advance(frontier(lanes, heavy_degree=heavy), gather, relax, QUEUE, heavy,
+                          aggregated)]
+    if near_far:
+        round_step.insert(0, filter_items(far_pile, promote, QUEUE, heavy))
     sinks = advance(thread_per_edge(), sink_tail, relax_sink)
     unpacking = filter_vertices(unpack_distance)
-    return round_step, sinks, unpacking
+    return tuple(round_step), sinks, unpacking
 
 
 def _check_options(high_degree, limit, graph):
     if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
             or high_degree < 0:
-        raise ValueError(f"high_degree must be a non-negative integer (0: off), "
+        raise OptionError(f"high_degree must be a non-negative integer (0: off), "
                          f"not {high_degree!r}")
     if limit is not None and graph.has_negative_weights:
         raise NegativeWeightError("hbf takes limit= only on graphs without negative weights "
@@ -237,11 +312,12 @@ def _check_options(high_degree, limit, graph):
 
 @register("sssp", "hbf", "cuda", negative_weights=True, limit=True, auto_rank=5,
           options=("dedup", "classify", "coalesced_enqueue", "virtual_warps", "high_degree",
-                   "trace"),
+                   "near_far", "delta", "trace"),
           summary="H-BF frontier Bellman-Ford with duplicate removal, edge classification, "
                   "virtual warps, high-degree load balancing (Busato & Bombieri)")
 def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=True,
-        coalesced_enqueue=True, virtual_warps=True, high_degree=4096, trace=False):
+        coalesced_enqueue=True, virtual_warps=True, high_degree=4096, near_far=None,
+        delta=None, trace=False):
     """H-BF from ``source`` on the GPU (see the module notes for each option).
 
     Parameters
@@ -255,6 +331,14 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
         The paper's optimizations, each on by default.
     high_degree : int
         Degree above which the whole grid expands a vertex (0: off).
+    near_far : bool or None
+        Davidson et al.'s near-far ordering (non-negative weights only): a round
+        expands only vertices closer than the current bucket's bound, the others
+        wait in a far pile.  ``None`` (default): on for non-negative weights and
+        an average degree below 5 (road-like graphs, where plain Bellman-Ford
+        relaxes each arc dozens of times).
+    delta : number, optional
+        The bucket width for ``near_far``; default 32 x mean weight / average degree.
     trace : bool
         Record the frontier size of every round in ``stats["frontier_sizes"]``.
 
@@ -286,6 +370,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
 
     problem = Problem(graph, source)
     _check_options(high_degree, limit, problem.graph)
+    near_far, delta = _near_far_choice(problem.graph, near_far, delta)
     n, dtype = problem.n, problem.dtype
     packed = dtype.itemsize == 4
     classes, sink_arcs, parallel = _classification(problem.graph) if classify else (
@@ -297,16 +382,21 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
         info = device_full(n, -1, np.int32)
         problem.tally.launch()
     state = (d, info, classes, problem.inf, problem.floor,
-             problem.graph.indices.dtype.type(problem.source))
+             problem.graph.indices.dtype.type(problem.source),
+             *_near_far_state(problem, near_far, delta))
     lanes = (4, 32) if virtual_warps else (1, 1)
     heavy = int(high_degree) if high_degree else 0
     round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
                                           bool(classify) and not parallel,
-                                          bool(coalesced_enqueue), lanes, heavy)
+                                          bool(coalesced_enqueue), lanes, heavy, near_far)
     queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
                               repeats=not dedup)
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
-    stats, negative = enact(problem, [round_step], state, frontier=queues, trace=sizes)
+    bound = None
+    if near_far:  # no negative cycle possible: the bound only guards against a runaway loop
+        bound = problem.n * (int(path_length_bound(problem.graph) / delta) + 2)
+    stats, negative = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
+                            max_rounds=bound)
     if not negative:
         if classify and sink_arcs[1].shape[0]:
             run_once(problem, sinks, state, graph=sink_arcs)
@@ -314,11 +404,57 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
             run_once(problem, unpacking, state)
         if limit is not None:
             _apply_limit(problem, limit)
-    extra = {"dedup": bool(dedup), "classify": bool(classify),
+    extra = {"dedup": bool(dedup), "classify": bool(classify), "near_far": near_far,
              "skipped_arcs": int(sink_arcs[1].shape[0]) if classify else 0}
     if trace:
         extra["frontier_sizes"] = sizes.copy_to_host()[:stats["iterations"]].tolist()
     return problem.finish_sssp(stats, negative, predecessors=predecessors, **extra)
+
+
+def _near_far_choice(dgraph, near_far, delta):
+    """``(near_far, delta)`` after the defaults (see :func:`run`).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> _near_far_choice(device_graph(warpath.generators.ring(4, seed=0, weights=None)),
+    ...                  None, None)
+    (True, 32.0)
+    """
+    usable = dgraph.min_weight >= 0 and dgraph.max_abs_weight > 0
+    if near_far is None:
+        near_far = usable and dgraph.num_edges < 5 * dgraph.num_vertices
+    if not near_far:
+        return False, 0.0
+    if not usable:
+        raise NegativeWeightError("near_far needs non-negative weights, not all zero")
+    if delta is None:
+        from ..negative_cycles import host_graph
+
+        host = host_graph(dgraph)
+        mean = float(np.mean(host.weights)) if host.num_edges else 1.0
+        delta = 32.0 * mean / max(host.num_edges / max(host.num_vertices, 1), 1.0)
+    if not delta > 0:
+        raise OptionError(f"delta must be a positive number, not {delta!r}")
+    return True, float(delta)
+
+
+def _near_far_state(problem, near_far: bool, delta: float):
+    """``(buckets, piles, pile_counts, far_stamp, delta, pile_lowest)``: the (bucket,
+    pile) pair of each round in three rotating slots, two far piles and their three
+    rotating counters (as frontier queues have), each vertex's last bucket in a pile,
+    the bucket width, and the lowest bucket in each pile (same rotation as the counters)."""
+    from numba import cuda as _cuda
+
+    n = problem.n if near_far else 1
+    index = problem.graph.indices.dtype
+    return (_cuda.to_device(np.zeros((3, 2), np.int64)),
+            _cuda.device_array((2, n), dtype=index),
+            _cuda.to_device(np.zeros(3, np.int64)),
+            _cuda.to_device(np.full(n, -1, np.int64)),
+            np.float64(delta),
+            _cuda.to_device(np.full(3, NO_BUCKET, np.int64)))
 
 
 def _packed_start(problem):

@@ -39,6 +39,7 @@ import functools
 
 import numpy as np
 
+from ..errors import OptionError
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_step` on first use so that ``import warpath`` needs no
@@ -121,12 +122,12 @@ def launches_before_check(graph, k: int) -> int:
 def _check_options(k, vertices_per_thread, launches):
     for name, value in (("k", k), ("vertices_per_thread", vertices_per_thread)):
         if not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, not {value!r}")
+            raise OptionError(f"{name} must be a positive integer, not {value!r}")
     if k > MAX_K:
-        raise ValueError(
+        raise OptionError(
             f"k must be at most {MAX_K} (the wave's stack lives in registers), not {k}")
     if launches is not None and (not isinstance(launches, (int, np.integer)) or launches < 1):
-        raise ValueError(f"launches must be a positive integer or None, not {launches!r}")
+        raise OptionError(f"launches must be a positive integer or None, not {launches!r}")
 
 
 @register("sssp", "locality", "cuda", negative_weights=True, auto_rank=12,
