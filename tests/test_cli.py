@@ -749,7 +749,7 @@ def test_info_says_how_the_direction_was_decided(tmp_path, capsys):
                                                       "not say")
     status, out, err = run_cli(capsys, "info", path, "--undirected")
     assert err == "" and summary_value(out, "direction").startswith("undirected (--undirected")
-    assert summary_value(out, "edges (arcs)") == "156"
+    assert summary_value(out, "edges (arcs)") == "78 undirected (156 arcs)"
     status, out, err = run_cli(capsys, "info", HELSINKI)
     assert summary_value(out, "direction") == "directed (as the file says)"
 
@@ -770,8 +770,8 @@ def test_warm_up_and_query_run_the_one_resolved_method(contract_files, capsys, m
     status, out, err = run_cli(capsys, "sssp", contract_files / "grid.gr", "-s", "1",
                                "--limit", "50")
     assert status == 0, err
-    assert warmed == ran == [("dijkstra", "cpu")]   # no GPU method takes a limit
-    assert summary_value(out, "method") == "dijkstra (cpu)"
+    assert warmed == ran == [("hbf", "cuda")]   # hbf takes a limit: the GPU runs it
+    assert summary_value(out, "method") == "hbf (cuda)"
 
 
 def test_a_large_csv_is_announced_with_its_size_and_npy_advised(contract_files, tmp_path,

@@ -112,14 +112,14 @@ def sniff(buf):
         return "npz"
     if head.lower().startswith(b"%%matrixmarket"):
         return "matrix_market"
-    start, stop = _text.first_content_line(buf, 0, ord("c"), 0)
+    start, stop = _first_content_line(buf, 0, ord("c"), 0)
     if start < buf.size and buf[start] == ord("p"):
         fields = _text.header_fields(buf, start, stop)
         if fields[:2] == ["p", "sp"]:
             return "dimacs"
         if pace.is_pace_header(fields):
             return "pace"
-    start, stop = _text.first_content_line(buf, 0, ord("#"), ord("%"))
+    start, stop = _first_content_line(buf, 0, ord("#"), ord("%"))
     if start >= buf.size:
         return None
     fields = _text.header_fields(buf, start, stop)
@@ -134,10 +134,38 @@ def sniff(buf):
     if _looks_like_edge(fields):
         return "snap"
     if snap._is_csv_header(fields):   # 'source,target,...' then an edge line
-        start, stop = _text.first_content_line(buf, stop, ord("#"), ord("%"))
+        start, stop = _first_content_line(buf, stop, ord("#"), ord("%"))
         if start < buf.size and _looks_like_edge(_text.header_fields(buf, start, stop)):
             return "snap"
     return None
+
+
+_BLANKS = b" \t\r\x0b\x0c"
+
+
+def _first_content_line(buf, pos, comment_a, comment_b):
+    """:func:`_text.first_content_line` in plain Python, for the few lines sniffing reads:
+    telling a DIMACS from a PACE ``.gr`` must not compile the parser (cold start).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _first_content_line(np.frombuffer(b"c x\n\n  p tw 2 1\n", np.uint8), 0, ord("c"), 0)
+    (6, 15)
+    """
+    end = buf.size
+    while pos < end:
+        window = bytes(buf[pos:pos + 65536])
+        newline = window.find(b"\n")
+        if newline < 0 and pos + len(window) < end:  # a line longer than the window
+            return _text.first_content_line(buf, pos, comment_a, comment_b)
+        line = window if newline < 0 else window[:newline]
+        stop = end if newline < 0 else pos + newline + 1
+        stripped = line.lstrip(_BLANKS)
+        if stripped and stripped[0] not in (comment_a, comment_b):
+            return pos + len(line) - len(stripped), stop
+        pos = stop
+    return end, end
 
 
 def _looks_like_edge(fields):
