@@ -23,7 +23,7 @@ from .errors import (DeviceError, EmptyGraphError, GraphError, GraphFormatError,
                      WarpathError)
 from .formats import read, write
 from .graph import Graph
-from .result import BFSResult, DistanceMatrix, SSSPResult
+from .result import BFSMatrix, BFSResult, DistanceMatrix, SSSPResult
 
 __version__ = "0.1.0"
 
@@ -39,7 +39,7 @@ def __getattr__(name):
 __all__ = [
     "Graph", "read", "write", "generators", "methods",
     "sssp", "bfs", "multi_source", "apsp", "gpu_available",
-    "SSSPResult", "BFSResult", "DistanceMatrix",
+    "SSSPResult", "BFSResult", "BFSMatrix", "DistanceMatrix",
     "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
     "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError",
 ]

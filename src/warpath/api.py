@@ -18,6 +18,7 @@ from . import methods
 from .device import resolve_device
 from .errors import DeviceError, EmptyGraphError, GraphError, NegativeWeightError, SourceError
 from .graph import Graph
+from .result import BFSMatrix
 
 
 def as_graph(graph) -> Graph:
@@ -59,20 +60,21 @@ def check_source(graph: Graph, source, what: str = "source") -> int:
     return index
 
 
-def _choose(problem: str, method: str, requested_device: str, device: str, graph, limit: bool):
+def _choose(problem: str, method: str, requested_device: str, device: str, graph, limit: bool,
+            batch: bool = False):
     if method != "auto":
         return methods.find(problem, method, device)
     try:
-        return methods.choose(problem, device, graph, limit=limit)
+        return methods.choose(problem, device, graph, limit=limit, batch=batch)
     except methods.MethodNotAvailable:
         # device="auto" chose the GPU, but only a CPU method can do this query
         # (e.g. a distance limit): run it there rather than fail.
         if requested_device == "auto" and device == "cuda":
-            return methods.choose(problem, "cpu", graph, limit=limit)
+            return methods.choose(problem, "cpu", graph, limit=limit, batch=batch)
         raise
 
 
-def _prepare(graph, problem: str, method: str, device: str, limit=None):
+def _prepare(graph, problem: str, method: str, device: str, limit=None, batch: bool = False):
     graph = as_graph(graph)
     if graph.num_vertices == 0:
         raise EmptyGraphError(f"{problem} needs a graph with at least one vertex")
@@ -82,7 +84,7 @@ def _prepare(graph, problem: str, method: str, device: str, limit=None):
                               "or pass the host Graph for device='cpu'")
         device = "cuda"
     chosen = _choose(problem, method, device, resolve_device(device, problem, method), graph,
-                     limit is not None)
+                     limit is not None, batch)
     if graph.has_negative_weights and not chosen.negative_weights:
         others = [m.name for m in methods.available(problem) if m.negative_weights]
         raise NegativeWeightError(
@@ -91,13 +93,18 @@ def _prepare(graph, problem: str, method: str, device: str, limit=None):
     return graph, chosen
 
 
-def _run(chosen, graph, sources, options):
+def _run(chosen, graph, sources, options, each: bool = False):
+    """Run ``chosen`` on ``sources`` (one call; or, with ``each``, one call per source,
+    stacked into a :class:`BFSMatrix`) and fill in the common stats."""
     unknown = set(options) - set(chosen.options) - {"predecessors", "limit"}
     if unknown:
         raise TypeError(f"method {chosen.name!r} takes no option(s) {sorted(unknown)}; "
                         f"it takes {list(chosen.options) or 'none'}")
     start = time.perf_counter()
-    result = chosen.run(graph, sources, **options)
+    if each:
+        result = BFSMatrix.stack(sources, [chosen.run(graph, int(s), **options) for s in sources])
+    else:
+        result = chosen.run(graph, sources, **options)
     seconds = time.perf_counter() - start
     result.stats.setdefault("iterations", 0)
     result.stats.setdefault("relaxations", 0)
@@ -169,13 +176,21 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
     return _run(chosen, graph, source, {**options, "predecessors": predecessors})
 
 
-def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit=None, **options):
-    """Breadth-first search: the hop level of every vertex and a BFS tree.
+def bfs(graph, source=None, *, sources=None, method="auto", device="auto", predecessors=True,
+        limit=None, **options):
+    """Breadth-first search: the hop level of every vertex and a BFS tree, from one
+    source or from each of several (``sources=``).  Weights are ignored.
 
     Parameters
     ----------
     graph : Graph, scipy sparse matrix or networkx graph
     source : int
+        The source vertex (give this or ``sources``).
+    sources : array_like of int, optional
+        Several sources at once: the result has one row of levels per source.
+        ``method="auto"`` then picks a batch method when the device has one
+        (``multi-source`` on the GPU: 64 searches per pass over the graph), else
+        runs the single-source method once per source.
     method, device : str
         As for :func:`sssp`; see ``warpath.methods.available("bfs")``.
     predecessors : bool
@@ -185,18 +200,54 @@ def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit
 
     Returns
     -------
-    BFSResult
+    BFSResult, or BFSMatrix for ``sources=``
+
+    Raises
+    ------
+    SourceError
+        For a source outside the graph, or for both or neither of ``source`` and ``sources``.
 
     Examples
     --------
     >>> import warpath
-    >>> warpath.bfs(warpath.generators.ring(5, seed=0), 0).levels.tolist()
+    >>> g = warpath.generators.ring(5, seed=0)
+    >>> warpath.bfs(g, 0).levels.tolist()
     [0, 1, 2, 3, 4]
+    >>> warpath.bfs(g, sources=[0, 3]).levels.tolist()
+    [[0, 1, 2, 3, 4], [2, 3, 4, 0, 1]]
     """
-    graph, chosen = _prepare(graph, "bfs", method, device, limit)
+    batch = sources is not None
+    if batch == (source is not None):
+        raise SourceError("give bfs one source, or several as sources=[...], not both or neither")
+    graph, chosen = _prepare(graph, "bfs", method, device, limit, batch)
+    options = {**_limit_option(chosen, limit, options), "predecessors": predecessors}
+    if batch:
+        sources = check_sources(graph, sources)
+        return _run(chosen, graph, sources, options, each=not chosen.batch)
     source = check_source(graph, source)
-    options = _limit_option(chosen, limit, options)
-    return _run(chosen, graph, source, {**options, "predecessors": predecessors})
+    if chosen.batch:
+        return _run(chosen, graph, np.array([source], dtype=np.int64), options).row(source)
+    return _run(chosen, graph, source, options)
+
+
+def check_sources(graph: Graph, sources) -> np.ndarray:
+    """Validate a non-empty list of 0-based vertex indices; returns them as int64.
+
+    Raises
+    ------
+    SourceError
+        For an empty list or a vertex outside the graph.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> check_sources(warpath.generators.ring(3, seed=0), [2, 0]).tolist()
+    [2, 0]
+    """
+    sources = np.atleast_1d(np.asarray(sources))
+    if sources.ndim != 1 or sources.size == 0:
+        raise SourceError("sources must be a non-empty list of vertex indices")
+    return np.array([check_source(graph, s) for s in sources], dtype=np.int64)
 
 
 def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True, **options):
@@ -223,10 +274,7 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     [[inf, 0.0, 5.0], [0.0, 1.0, 6.0]]
     """
     graph, chosen = _prepare(graph, "multi_source", method, device)
-    sources = np.atleast_1d(np.asarray(sources))
-    if sources.ndim != 1 or sources.size == 0:
-        raise SourceError("sources must be a non-empty list of vertex indices")
-    sources = np.array([check_source(graph, s) for s in sources], dtype=np.int64)
+    sources = check_sources(graph, sources)
     return _run(chosen, graph, sources, {**options, "predecessors": predecessors})
 
 

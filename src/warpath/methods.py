@@ -43,7 +43,8 @@ class Method:
     run : callable
         The solver.
     negative_weights : bool
-        Whether it accepts negative weights (and detects negative cycles).
+        Whether it accepts negative weights (and detects negative cycles; BFS
+        methods accept them because they ignore weights).
     limit : bool
         Whether it accepts a ``limit=`` distance cutoff.
     auto_rank : int or None
@@ -52,6 +53,12 @@ class Method:
         One line for listings and error messages.
     options : tuple of str
         The extra keyword arguments it takes.
+    batch : bool
+        It solves several sources in one call: ``run(graph, sources_array, ...)``
+        returns a matrix result (e.g. :class:`~warpath.BFSMatrix`).
+    auto_if : callable or None
+        ``auto_if(graph) -> bool``: ``method="auto"`` considers it only for
+        graphs where this holds (``None``: every graph).
     """
 
     problem: str
@@ -63,6 +70,8 @@ class Method:
     auto_rank: int | None = None
     summary: str = ""
     options: tuple = ()
+    batch: bool = False
+    auto_if: Callable | None = field(default=None, repr=False)
 
 
 _REGISTRY: dict[tuple[str, str, str], Method] = {}
@@ -70,7 +79,7 @@ _REGISTRY: dict[tuple[str, str, str], Method] = {}
 
 def register(problem: str, name: str, device: str, *, negative_weights: bool = False,
              limit: bool = False, auto_rank: int | None = None, summary: str = "",
-             options: tuple = ()):
+             options: tuple = (), batch: bool = False, auto_if: Callable | None = None):
     """Decorator that registers ``run`` as method ``name`` of ``problem`` on ``device``.
 
     Examples
@@ -87,7 +96,8 @@ def register(problem: str, name: str, device: str, *, negative_weights: bool = F
 
     def decorate(run):
         _REGISTRY[(problem, name, device)] = Method(problem, name, device, run, negative_weights,
-                                                    limit, auto_rank, summary, tuple(options))
+                                                    limit, auto_rank, summary, tuple(options),
+                                                    batch, auto_if)
         return run
 
     return decorate
@@ -131,11 +141,14 @@ def find(problem: str, name: str, device: str) -> Method:
             f"available: {describe(problem)}") from None
 
 
-def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
+def choose(problem: str, device: str, graph, *, limit: bool = False,
+           batch: bool = False) -> Method:
     """The preferred method of ``problem`` on ``device`` for this graph (``method="auto"``).
 
     Only methods that accept the graph's weights (and a ``limit=`` cutoff when
-    ``limit`` is true) are candidates; the lowest ``auto_rank`` wins.
+    ``limit`` is true) and whose ``auto_if`` accepts the graph are candidates;
+    the lowest ``auto_rank`` wins.  For a batch of sources (``batch``) a
+    batch method is preferred when there is one; a single source never gets one.
 
     Raises
     ------
@@ -145,7 +158,9 @@ def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
     negative = graph.has_negative_weights
     candidates = [m for m in available(problem, device)
                   if m.auto_rank is not None and (m.negative_weights or not negative)
-                  and (m.limit or not limit)]
+                  and (m.limit or not limit) and (m.auto_if is None or m.auto_if(graph))]
+    batched = [m for m in candidates if m.batch]
+    candidates = batched if batch and batched else [m for m in candidates if not m.batch]
     if not candidates:
         needs = " with limit=" if limit else ""
         raise MethodNotAvailable(
