@@ -99,8 +99,10 @@ def assert_bfs(graph, source, result, limit=None):
     assert stats["device"] == "cuda" and stats["launches"] >= 1
 
 
-def assert_expands_each_level_once(graph, source, result):
-    """Without a limit, a level-synchronous BFS expands max level + 1 frontiers."""
+def assert_full_bfs(graph, source, result):
+    """:func:`assert_bfs` without a limit, and a level-synchronous BFS expands max level + 1
+    frontiers."""
+    assert_bfs(graph, source, result)
     assert result.stats["iterations"] == int(result.levels.max()) + 1
 
 

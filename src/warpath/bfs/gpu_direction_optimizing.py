@@ -73,7 +73,8 @@ def low_diameter(graph) -> bool:
     Examples
     --------
     >>> import warpath
-    >>> low_diameter(warpath.generators.rmat(8, 8, seed=0)), low_diameter(warpath.generators.ring(100, seed=0))
+    >>> gen = warpath.generators
+    >>> low_diameter(gen.rmat(8, 8, seed=0)), low_diameter(gen.ring(100, seed=0))
     (True, False)
     """
     if getattr(graph, "is_device_graph", False):
@@ -83,7 +84,7 @@ def low_diameter(graph) -> bool:
     if diameter is None:
         return False
     n = max(graph.num_vertices, 2)
-    return diameter <= DIAMETER_PER_LOG2 * np.log2(n) + SLACK
+    return bool(diameter <= DIAMETER_PER_LOG2 * np.log2(n) + SLACK)
 
 
 @functools.lru_cache(maxsize=None)
