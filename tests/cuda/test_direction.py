@@ -16,16 +16,6 @@ from warpath.cuda.problem import Problem
 
 
 @cuda.jit(device=True)
-def in_arcs(state):
-    return state[1], state[2]
-
-
-@cuda.jit(device=True)
-def tally(state):
-    return state[3]
-
-
-@cuda.jit(device=True)
 def level_of(state, row, u, r):
     return True, r
 
@@ -64,8 +54,8 @@ def _levels(graph, source, choose, rounds=None):
     seen = cuda.to_device(np.full(graph.num_vertices + 1, -1, dtype=np.int64))
     state = (levels, reverse.indptr, reverse.indices, sums, seen)
     push = advance(frontier(4), level_of, claim_head, QUEUE)
-    steps = [either(choose, push, pull(in_arcs, unvisited, tail_on_frontier)),
-             frontier_degrees(in_arcs, tally)]
+    steps = [either(choose, push, pull(1, unvisited, tail_on_frontier)),
+             frontier_degrees(1, 3)]
     stats, _ = enact(problem, steps, state, frontier=problem.frontier(), max_rounds=rounds)
     return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
 
@@ -96,5 +86,5 @@ def test_the_tally_holds_the_degrees_of_the_last_frontiers():
 
 def test_either_is_sized_for_its_larger_step():
     push = advance(frontier(32), level_of, claim_head, QUEUE)
-    step = either(odd_rounds, pull(in_arcs, unvisited, tail_on_frontier), push)
+    step = either(odd_rounds, pull(1, unvisited, tail_on_frontier), push)
     assert isinstance(step, Either) and step.items(10, 50, 1) == 320

@@ -56,6 +56,8 @@ cuda = None
 ALPHA, BETA = 14.0, 24.0
 #: Directions, as recorded per round.
 PUSH, PULL = 0, 1
+#: Places in the state: the reverse CSR (offsets, then tails) and the degree tally.
+IN_ARCS, TALLY = 3, 5
 #: A low diameter, for ``method="auto"``: at most this many times log2(n), plus SLACK.
 DIAMETER_PER_LOG2, SLACK = 2, 8
 
@@ -105,14 +107,6 @@ def _steps(record: bool, heavy: int):
     from .gpu_queue import claim_step
 
     @cuda.jit(device=True)
-    def in_arcs(state):
-        return state[3], state[4]
-
-    @cuda.jit(device=True)
-    def tally(state):
-        return state[5]
-
-    @cuda.jit(device=True)
     def pulls(graph, frontier, state, r, thread):
         """Beamer's choice for round r, from what round r - 1 left; thread 0 records it."""
         sums, choices = state[5], state[6]
@@ -148,8 +142,8 @@ def _steps(record: bool, heavy: int):
         return True
 
     push_step = claim_step(record, LANES, heavy)
-    pull_step = pull(in_arcs, unvisited, parent_on_frontier, QUEUE, heavy)
-    return [either(pulls, push_step, pull_step), frontier_degrees(in_arcs, tally)]
+    pull_step = pull(IN_ARCS, unvisited, parent_on_frontier, QUEUE, heavy)
+    return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY)]
 
 
 @register("bfs", "direction-optimizing", "cuda", limit=True, auto_rank=0, auto_if=low_diameter,

@@ -11,8 +11,10 @@ module is the engine's side of it, usable by any method:
   r) -> bool`` says whether v looks at all (not yet visited); ``scan(state,
   row, v, u, e, r, conv) -> bool`` looks at in-arc ``u -> v`` (index ``e`` in
   the reverse CSR) and ends v's scan when True; with ``output=QUEUE`` such a
-  v enters the next frontier.  The reverse CSR comes from the method's
-  ``in_arcs(state) -> (indptr, tails)``, e.g. :meth:`DeviceGraph.reverse`'s arrays.
+  v enters the next frontier.  The reverse CSR is ``state[at]`` (offsets) and
+  ``state[at + 1]`` (tails), e.g. :meth:`DeviceGraph.reverse`'s arrays: a
+  place in the state rather than a device function that returns the arrays,
+  which numba does not allow.
 - :func:`either`: a step that runs one of two steps, picked every round by a
   device function ``choose(graph, frontier, state, r, thread) -> bool`` (True:
   the second).  Every thread evaluates it on values the previous round left
@@ -28,8 +30,8 @@ Examples
 >>> from warpath.cuda.mappings import frontier
 >>> from warpath.cuda.operators import QUEUE, advance, _demo_gather, _demo_visit
 >>> push = advance(frontier(), _demo_gather, _demo_visit, QUEUE)
->>> step = either(_demo_never, push, push)
->>> step.items(10, 40, 1), step is either(_demo_never, push, push)
+>>> step = either(_demo_never, push, pull(1, _demo_select, _demo_scan))
+>>> step.items(10, 40, 1), step is either(_demo_never, push, pull(1, _demo_select, _demo_scan))
 (10, True)
 """
 
@@ -50,8 +52,9 @@ OUT_ARCS, VISITED_IN_ARCS = 0, 1
 
 
 @functools.lru_cache(maxsize=None)
-def pull(in_arcs, select, scan, output: int = QUEUE, heavy_out: int = 0) -> Operator:
-    """The pull step (one thread per vertex; see the module notes).
+def pull(at: int, select, scan, output: int = QUEUE, heavy_out: int = 0) -> Operator:
+    """The pull step (one thread per vertex; see the module notes), over the reverse CSR
+    ``state[at]``, ``state[at + 1]``.
 
     ``heavy_out`` routes vertices of more out-arcs to the heavy queue, as
     :func:`~warpath.cuda.operators.advance` does, so that a push round after
@@ -59,12 +62,13 @@ def pull(in_arcs, select, scan, output: int = QUEUE, heavy_out: int = 0) -> Oper
     """
     queued = output == QUEUE
     push = pusher(True)
+    tails_at = at + 1  # a constant of the closure: numba indexes a tuple by constants only
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
         count = 0
         n = graph[0].shape[0] - 1
-        indptr, tails = in_arcs(state)
+        indptr, tails = state[at], state[tails_at]
         for start in range(0, n, stride):  # one trip count per warp (enqueue)
             v = start + thread
             found = False
@@ -110,8 +114,9 @@ def either(choose, first: Operator, second: Operator) -> Operator:
 
 
 @functools.lru_cache(maxsize=None)
-def frontier_degrees(in_arcs, tally) -> Operator:
-    """Sum the next frontier's out- and in-degrees into ``tally(state)`` (int64, (3, 2)).
+def frontier_degrees(at: int, tally_at: int) -> Operator:
+    """Sum the next frontier's out- and in-degrees into ``state[tally_at]`` (int64, (3, 2)),
+    the in-degrees from the reverse CSR offsets ``state[at]``.
 
     After round r, row ``(r + 1) % 3`` holds the out-arcs of frontier r + 1
     (:data:`OUT_ARCS`) and the in-arcs of every vertex of frontiers 0 .. r + 1
@@ -123,11 +128,11 @@ def frontier_degrees(in_arcs, tally) -> Operator:
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
-        sums = tally(state)
+        sums = state[tally_at]
         if thread == 0:
             sums[(r + 2) % 3, OUT_ARCS] = 0
             sums[(r + 2) % 3, VISITED_IN_ARCS] = 0
-        indptr, in_indptr = graph[0], in_arcs(state)[0]
+        indptr, in_indptr = graph[0], state[at]
         out_light, in_light = _degree_sums(frontier[0][(r + 1) % 2], frontier[1][(r + 1) % 3],
                                            indptr, in_indptr, thread, stride)
         out_heavy, in_heavy = _degree_sums(frontier[2][(r + 1) % 2], frontier[3][(r + 1) % 3],
@@ -173,3 +178,15 @@ def new_tally(out_arcs: int, in_arcs: int):
 def _demo_never(graph, frontier, state, r, thread):
     """Docstring example: always the first step."""
     return False
+
+
+@cuda.jit(device=True)
+def _demo_select(state, row, v, r):
+    """Docstring example: every vertex looks."""
+    return True
+
+
+@cuda.jit(device=True)
+def _demo_scan(state, row, v, u, e, r, conv):
+    """Docstring example: the first in-arc ends the scan."""
+    return True
