@@ -68,16 +68,14 @@ def _steps(record: bool, heavy: int):
     def reach(state, row, u, du, v, w, e, r, conv):
         """Step 1: the searches of u that have not seen v reach it this round."""
         fresh = du & ~state[0][v]
-        if fresh == ZERO:
+        if fresh == ZERO or (state[2][v] & fresh) == fresh:  # the cheap reads first
             return False
+        won = fresh & ~cuda.atomic.or_(state[2], v, fresh)
         if record:
-            won = fresh & ~cuda.atomic.or_(state[2], v, fresh)
             while won != ZERO:  # u is v's parent in the searches whose bit it set first
                 low = won & (~won + ONE)
                 state[4][cuda.popc(low - ONE), v] = u
                 won ^= low
-        elif (state[2][v] & fresh) != fresh:  # the cheap read first
-            cuda.atomic.or_(state[2], v, fresh)
         return False
 
     @cuda.jit(device=True)
