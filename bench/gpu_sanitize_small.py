@@ -2,6 +2,7 @@
 
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py
     compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py bfs   # BFS methods only
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -56,9 +57,15 @@ def check_bfs(graphs):
     return failures
 
 
-def main():
+def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
+    bfs_graphs = graphs + [gen.rmat(9, 8, seed=7, directed=False),
+                           gen.grid(20, 20, seed=8, directed=False)]
+    if argv[1:] == ["bfs"]:
+        failures = check_bfs(bfs_graphs)
+        print("failures:", failures)
+        return 1 if failures else 0
     failures = 0
     for g in graphs:
         ref = csgraph.bellman_ford(g.to_scipy(), indices=0)
@@ -75,11 +82,10 @@ def main():
             failures += 1
         except warpath.NegativeCycleError as err:
             print(method, "negative cycle", err.cycle, flush=True)
-    failures += check_bfs(graphs + [gen.rmat(9, 8, seed=7, directed=False),
-                                    gen.grid(20, 20, seed=8, directed=False)])
+    failures += check_bfs(bfs_graphs)
     print("failures:", failures)
     return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))
