@@ -1,7 +1,8 @@
-"""A small run of every GPU SSSP method and loop, for compute-sanitizer (memcheck, racecheck).
+"""A small run of every GPU SSSP and BFS method and loop, for compute-sanitizer (memcheck, racecheck).
 
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py
     compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py bfs   # BFS methods only
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -22,10 +23,49 @@ RUNS = ([(m, {"loop": loop}) for m in ("edge-bf", "edge-bf-flags", "harish", "lo
                                 {"coalesced_enqueue": False}, {"virtual_warps": False},
                                 {"high_degree": 8}, {"trace": True})])
 
+#: Every GPU BFS method and loop; direction-optimizing pushing only, switching, pulling mostly.
+BFS_RUNS = ([(m, {"loop": loop}) for m in ("harish", "queue", "direction-optimizing")
+             for loop in ("paper", "fast")]
+            + [("queue", {"high_degree": 8}), ("direction-optimizing", {"alpha": 0}),
+               ("direction-optimizing", {"alpha": 1e12, "beta": 1e12, "high_degree": 8})])
 
-def main():
+
+def check_bfs(graphs):
+    """Every GPU BFS method against scipy's unweighted shortest paths; the failures."""
+    import scipy.sparse as sp
+
+    failures = 0
+    for g in graphs:
+        n = g.num_vertices
+        unit = sp.csr_array((np.ones(g.num_edges), g.indices, g.indptr), shape=(n, n))
+        sources = [0, g.num_vertices // 2, g.num_vertices - 1] * 25  # 75: two batches of 64
+        ref = csgraph.shortest_path(unit, unweighted=True, indices=sources)
+        ref = np.where(np.isinf(ref), -1, ref)
+        for method, options in BFS_RUNS:
+            r = warpath.bfs(g, 0, method=method, device="cuda", **options)
+            ok = np.array_equal(r.levels, ref[0]) and all(
+                len(r.path(t)) == ref[0][t] + 1 for t in np.flatnonzero(ref[0] >= 0))
+            failures += not ok
+            print(g.num_vertices, "bfs", method, options, "ok" if ok else "WRONG", flush=True)
+        for high_degree in (4096, 8):
+            m = warpath.bfs(g, sources=sources, method="multi-source", device="cuda",
+                            high_degree=high_degree)
+            ok = np.array_equal(m.levels, ref) and len(m.path(sources[1], 0)) == ref[1][0] + 1
+            failures += not ok
+            print(g.num_vertices, "bfs multi-source", high_degree, "ok" if ok else "WRONG",
+                  flush=True)
+    return failures
+
+
+def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
+    bfs_graphs = graphs + [gen.rmat(9, 8, seed=7, directed=False),
+                           gen.grid(20, 20, seed=8, directed=False)]
+    if argv[1:] == ["bfs"]:
+        failures = check_bfs(bfs_graphs)
+        print("failures:", failures)
+        return 1 if failures else 0
     failures = 0
     for g in graphs:
         ref = csgraph.bellman_ford(g.to_scipy(), indices=0)
@@ -42,9 +82,10 @@ def main():
             failures += 1
         except warpath.NegativeCycleError as err:
             print(method, "negative cycle", err.cycle, flush=True)
+    failures += check_bfs(bfs_graphs)
     print("failures:", failures)
     return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

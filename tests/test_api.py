@@ -1,5 +1,7 @@
 """The entry points: validation, dispatch, stats (method behaviour is tested per method)."""
 
+import dataclasses
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -35,11 +37,17 @@ def test_auto_on_a_gpu_machine_picks_a_gpu_method_unless_only_the_cpu_can(monkey
     monkeypatch.setattr(device_module, "_real_gpu", lambda: True)
     r = warpath.sssp(TRIANGLE, 0)
     assert r.stats["device"] == "cuda" and r.distances.tolist() == [0.0, 1.0, 2.0]
-    # no GPU method takes limit=: device="auto" runs the query on the CPU instead
+    # hbf takes limit= on the GPU; without a GPU method that does, auto would fall back to the CPU
     limited = warpath.sssp(TRIANGLE, 0, limit=1)
-    assert limited.stats["device"] == "cpu" and limited.distances.tolist() == [0.0, 1.0, np.inf]
-    # BFS and APSP have no GPU method yet: auto stays on the CPU
-    assert warpath.bfs(TRIANGLE, 0).stats["device"] == "cpu"
+    assert limited.stats["method"] == "hbf" and limited.distances.tolist() == [0.0, 1.0, np.inf]
+    hbf = warpath.methods.find("sssp", "hbf", "cuda")
+    monkeypatch.setitem(warpath.methods._REGISTRY, ("sssp", "hbf", "cuda"),
+                        dataclasses.replace(hbf, limit=False))
+    assert warpath.sssp(TRIANGLE, 0, limit=1).stats["device"] == "cpu"
+    # BFS has GPU methods (and ignores the weights); APSP has none yet: auto stays on the CPU
+    assert warpath.bfs(TRIANGLE, 0).stats["device"] == "cuda"
+    assert warpath.bfs(TRIANGLE, sources=[0, 1]).stats["method"] == "multi-source"
+    assert warpath.apsp(TRIANGLE).stats["device"] == "cpu"
     with pytest.raises(MethodNotAvailable, match="limit"):
         warpath.sssp(TRIANGLE, 0, limit=1, device="cuda")
 
@@ -122,3 +130,25 @@ def test_apsp_matches_scipy():
     expected = scipy_dijkstra(g.to_scipy())
     for method in ("floyd-warshall", "johnson", "repeated-sssp"):
         assert np.array_equal(warpath.apsp(g, method=method).distances, expected), method
+
+
+def test_bfs_from_several_sources_and_errors():
+    g = warpath.generators.grid(4, 4, seed=3)
+    m = warpath.bfs(g, sources=[0, 15, 0], device="cpu")
+    assert isinstance(m, warpath.BFSMatrix) and m.levels.shape == (3, 16)
+    for i, s in enumerate([0, 15, 0]):
+        np.testing.assert_array_equal(m.levels[i], warpath.bfs(g, s, device="cpu").levels)
+    assert m.stats["method"] == "queue" and m.stats["iterations"] == 3 * 7
+    assert len(m.path(15, 0)) == 7
+    for bad in ({"source": 0, "sources": [1]}, {}):
+        with pytest.raises(SourceError, match="sources"):
+            warpath.bfs(g, **bad)
+    with pytest.raises(SourceError):
+        warpath.bfs(g, sources=[])
+    with pytest.raises(SourceError):
+        warpath.bfs(g, sources=[0, 16])
+
+
+def test_bfs_ignores_negative_weights():
+    g = Graph.from_edges([0, 1], [1, 2], [-5, 3])
+    assert warpath.bfs(g, 0, device="cpu").levels.tolist() == [0, 1, 2]

@@ -41,3 +41,24 @@ def test_register_and_unregister_a_plugin_method():
 def test_register_rejects_unknown_problem():
     with pytest.raises(ValueError):
         methods.register("tsp", "x", "cpu")
+
+
+def test_batch_methods_serve_batches_only_and_auto_if_filters():
+    g = Graph.from_edges([0], [1])
+    seen = []
+
+    def picky(graph):
+        seen.append(graph)
+        return graph.num_vertices > 5
+
+    methods.register("bfs", "doc-batch", "cpu", auto_rank=-2, batch=True)(lambda *a, **k: None)
+    methods.register("bfs", "doc-picky", "cpu", auto_rank=-1, auto_if=picky)(lambda *a, **k: None)
+    try:
+        assert methods.choose("bfs", "cpu", g, batch=True).name == "doc-batch"
+        assert methods.choose("bfs", "cpu", g).name == "queue"  # picky declines, batch excluded
+        assert seen == [g, g]
+        big = warpath.generators.ring(8, seed=0)
+        assert methods.choose("bfs", "cpu", big).name == "doc-picky"
+    finally:
+        methods.unregister("bfs", "doc-batch", "cpu")
+        methods.unregister("bfs", "doc-picky", "cpu")

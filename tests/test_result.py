@@ -82,3 +82,41 @@ def test_distance_matrix_rows_and_paths():
     assert row.source == 2 and row.distances.tolist() == [np.inf, 1.0, 0.0]
     with pytest.raises(SourceError, match="not one of the sources"):
         m.row(1)
+
+
+def test_bfs_matrix_rows_paths_and_stacking():
+    from warpath.result import BFSMatrix
+
+    levels = np.array([[0, 1, 2, -1], [-1, 0, 1, -1]], dtype=np.int32)
+    parents = np.array([[-1, 0, 1, -1], [-1, -1, 1, -1]], dtype=np.int32)
+    m = BFSMatrix([0, 1], levels, parents, {"iterations": 5})
+    assert m.levels.dtype == np.int64 and m.path(0, 2).tolist() == [0, 1, 2]
+    assert m.path(1, 3).tolist() == [] and m.path(1, 1).tolist() == [1]
+    row = m.row(1)
+    assert isinstance(row, BFSResult) and row.levels.tolist() == [-1, 0, 1, -1]
+    assert row.path(2).tolist() == [1, 2] and row.distances.tolist()[0] == np.inf
+    with pytest.raises(SourceError):
+        m.row(3)
+    stacked = BFSMatrix.stack([0, 1], [m.row(0), row])
+    np.testing.assert_array_equal(stacked.levels, m.levels)
+    assert stacked.stats["iterations"] == 10
+    with pytest.raises(ValueError, match="predecessors"):
+        BFSMatrix([0], levels[:1]).path(0, 1)
+
+
+def test_bfs_result_reads_device_arrays_lazily():
+    class Device:
+        reads = 0
+
+        def __init__(self, array):
+            self.array = array
+
+        def copy_to_host(self):
+            Device.reads += 1
+            return self.array
+
+    r = BFSResult(0, Device(np.array([0, 1, -1], dtype=np.int32)),
+                  Device(np.array([-1, 0, -1], dtype=np.int32)))
+    assert Device.reads == 0
+    assert r.levels.tolist() == [0, 1, -1] and r.parents.tolist() == [-1, 0, -1]
+    assert r.reached == 2 and Device.reads == 2

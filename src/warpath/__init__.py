@@ -25,7 +25,7 @@ from .errors import (ArgumentError, DeviceError, DirectionWarning, EmptyGraphErr
                      UnknownFormatError, WarpathError, WarpathWarning)
 from .formats import read, write
 from .graph import Graph
-from .result import BFSResult, DistanceMatrix, SSSPResult
+from .result import BFSMatrix, BFSResult, DistanceMatrix, SSSPResult
 
 __version__ = "0.1.0"
 
@@ -41,7 +41,7 @@ def __getattr__(name):
 __all__ = [
     "Graph", "read", "write", "generators", "methods",
     "sssp", "bfs", "multi_source", "apsp", "gpu_available",
-    "SSSPResult", "BFSResult", "DistanceMatrix",
+    "SSSPResult", "BFSResult", "BFSMatrix", "DistanceMatrix",
     "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
     "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError", "ArgumentError",
     "OptionError", "PathNotFoundError", "GraphFileNotFoundError", "MissingPredecessorsError",

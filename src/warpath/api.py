@@ -20,6 +20,7 @@ from .device import resolve_device
 from .errors import (ArgumentError, DeviceError, EmptyGraphError, GraphError, SourceError,
                      WarpathError)
 from .graph import Graph, vertex_index
+from .result import BFSMatrix
 
 
 def as_graph(graph) -> Graph:
@@ -72,7 +73,8 @@ def _check_limit(limit):
         raise ArgumentError(f"limit must be a non-negative number, not {limit!r}")
 
 
-def _prepare(graph, problem: str, method: str, device: str, limit=None, options=()):
+def _prepare(graph, problem: str, method: str, device: str, limit=None, options=(),
+             batch: bool = False):
     graph = as_graph(graph)
     if graph.num_vertices == 0:
         raise EmptyGraphError(f"{problem} needs a graph with at least one vertex")
@@ -83,13 +85,18 @@ def _prepare(graph, problem: str, method: str, device: str, limit=None, options=
         device = "cuda"
     _check_limit(limit)
     chosen = methods.resolve(problem, graph, method, device, limit=limit is not None,
-                             options=options)
+                             options=options, batch=batch)
     return graph, chosen
 
 
-def _run(chosen, graph, sources, options):
+def _run(chosen, graph, sources, options, each: bool = False):
+    """Run ``chosen`` on ``sources`` (one call; or, with ``each``, one call per source,
+    stacked into a :class:`BFSMatrix`) and fill in the common stats."""
     start = time.perf_counter()
-    result = chosen.run(graph, sources, **options)
+    if each:
+        result = BFSMatrix.stack(sources, [chosen.run(graph, int(s), **options) for s in sources])
+    else:
+        result = chosen.run(graph, sources, **options)
     seconds = time.perf_counter() - start
     result.stats.setdefault("iterations", 0)
     result.stats.setdefault("relaxations", 0)
@@ -203,13 +210,21 @@ def sssp(graph, source, *, method="auto", device="auto", predecessors=True, limi
     return _run(chosen, graph, source, {**_with_limit(options, limit), "predecessors": predecessors})
 
 
-def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit=None, **options):
-    """Breadth-first search: the hop level of every vertex and a BFS tree.
+def bfs(graph, source=None, *, sources=None, method="auto", device="auto", predecessors=True,
+        limit=None, **options):
+    """Breadth-first search: the hop level of every vertex and a BFS tree, from one
+    source or from each of several (``sources=``).  Weights are ignored.
 
     Parameters
     ----------
     graph : Graph, scipy sparse matrix or networkx graph
     source : int
+        The source vertex (give this or ``sources``).
+    sources : array_like of int, optional
+        Several sources at once: the result has one row of levels per source.
+        ``method="auto"`` then picks a batch method when the device has one
+        (``multi-source`` on the GPU: 64 searches per pass over the graph), else
+        runs the single-source method once per source.
     method, device : str
         As for :func:`sssp`; see ``warpath.methods.available("bfs")``.
     predecessors : bool
@@ -219,17 +234,58 @@ def bfs(graph, source, *, method="auto", device="auto", predecessors=True, limit
 
     Returns
     -------
-    BFSResult
+    BFSResult, or BFSMatrix for ``sources=``
+
+    Raises
+    ------
+    SourceError
+        For a source outside the graph, or for both or neither of ``source`` and ``sources``.
 
     Examples
     --------
     >>> import warpath
-    >>> warpath.bfs(warpath.generators.ring(5, seed=0), 0).levels.tolist()
+    >>> g = warpath.generators.ring(5, seed=0)
+    >>> warpath.bfs(g, 0).levels.tolist()
     [0, 1, 2, 3, 4]
+    >>> warpath.bfs(g, sources=[0, 3]).levels.tolist()
+    [[0, 1, 2, 3, 4], [2, 3, 4, 0, 1]]
     """
-    graph, chosen = _prepare(graph, "bfs", method, device, limit, options)
+    batch = sources is not None
+    if batch == (source is not None):
+        raise SourceError("give bfs one source, or several as sources=[...], not both or neither")
+    graph, chosen = _prepare(graph, "bfs", method, device, limit, options, batch)
+    options = {**_with_limit(options, limit), "predecessors": predecessors}
+    if batch:
+        sources = check_sources(graph, sources)
+        return _run(chosen, graph, sources, options, each=not chosen.batch)
     source = check_source(graph, source)
-    return _run(chosen, graph, source, {**_with_limit(options, limit), "predecessors": predecessors})
+    if chosen.batch:
+        return _run(chosen, graph, np.array([source], dtype=np.int64), options).row(source)
+    return _run(chosen, graph, source, options)
+
+
+def check_sources(graph: Graph, sources) -> np.ndarray:
+    """Validate a non-empty list of 0-based vertex indices; returns them as int64.
+
+    Raises
+    ------
+    SourceError
+        For an empty list, indices that are not integers, or a vertex outside the graph.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> check_sources(warpath.generators.ring(3, seed=0), [2, 0]).tolist()
+    [2, 0]
+    """
+    sources = np.atleast_1d(np.asarray(sources))
+    if sources.ndim != 1 or sources.size == 0:
+        raise SourceError("sources must be a non-empty list of vertex indices")
+    if sources.dtype.kind not in "iu":
+        shown = np.array2string(sources, threshold=8, separator=", ")
+        raise SourceError(f"sources must be integer vertex indices, not {shown} "
+                          f"({sources.dtype})")
+    return np.array([check_source(graph, s) for s in sources.tolist()], dtype=np.int64)
 
 
 def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True,
@@ -266,14 +322,7 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     [[inf, 0.0, 5.0], [0.0, 1.0, 6.0]]
     """
     graph, chosen = _prepare(graph, "multi_source", method, device, options=options)
-    sources = np.atleast_1d(np.asarray(sources))
-    if sources.ndim != 1 or sources.size == 0:
-        raise SourceError("sources must be a non-empty list of vertex indices")
-    if sources.dtype.kind not in "iu":
-        shown = np.array2string(sources, threshold=8, separator=", ")
-        raise SourceError(f"sources must be integer vertex indices, not {shown} "
-                          f"({sources.dtype})")
-    sources = np.array([check_source(graph, s) for s in sources.tolist()], dtype=np.int64)
+    sources = check_sources(graph, sources)
     return _run_rows(chosen, graph, sources, predecessors, progress, options, "multi_source")
 
 

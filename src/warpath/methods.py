@@ -48,7 +48,8 @@ class Method:
     run : callable
         The solver.
     negative_weights : bool
-        Whether it accepts negative weights (and detects negative cycles).
+        Whether it accepts negative weights (and detects negative cycles; BFS
+        methods accept them because they ignore weights).
     limit : bool
         Whether it accepts a ``limit=`` distance cutoff.
     auto_rank : int or None
@@ -65,6 +66,12 @@ class Method:
         peak memory of one run over ``rows`` sources, its result included
         (see :mod:`warpath.apsp.memory`); ``None`` for methods whose memory
         is O(n + m).
+    batch : bool
+        It solves several sources in one call: ``run(graph, sources_array, ...)``
+        returns a matrix result (e.g. :class:`~warpath.BFSMatrix`).
+    auto_if : callable or None
+        ``auto_if(graph) -> bool``: ``method="auto"`` considers it only for
+        graphs where this holds (``None``: every graph).
     """
 
     problem: str
@@ -78,6 +85,8 @@ class Method:
     options: tuple = ()
     interpreted_arcs: int = 0
     memory: Callable | None = field(default=None, repr=False)
+    batch: bool = False
+    auto_if: Callable | None = field(default=None, repr=False)
 
     def runs_interpreted(self, graph) -> bool:
         """Whether a query on ``graph`` runs this method's kernel code in the interpreter
@@ -113,7 +122,8 @@ _REGISTRY: dict[tuple[str, str, str], Method] = {}
 
 def register(problem: str, name: str, device: str, *, negative_weights: bool = False,
              limit: bool = False, auto_rank: int | None = None, summary: str = "",
-             options: tuple = (), interpreted_arcs: int = 0, memory: Callable | None = None):
+             options: tuple = (), interpreted_arcs: int = 0, memory: Callable | None = None,
+             batch: bool = False, auto_if: Callable | None = None):
     """Decorator that registers ``run`` as method ``name`` of ``problem`` on ``device``.
 
     Examples
@@ -131,7 +141,7 @@ def register(problem: str, name: str, device: str, *, negative_weights: bool = F
     def decorate(run):
         _REGISTRY[(problem, name, device)] = Method(problem, name, device, run, negative_weights,
                                                     limit, auto_rank, summary, tuple(options),
-                                                    interpreted_arcs, memory)
+                                                    interpreted_arcs, memory, batch, auto_if)
         return run
 
     return decorate
@@ -175,11 +185,14 @@ def find(problem: str, name: str, device: str) -> Method:
             f"available: {describe(problem)}") from None
 
 
-def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
+def choose(problem: str, device: str, graph, *, limit: bool = False,
+           batch: bool = False) -> Method:
     """The preferred method of ``problem`` on ``device`` for this graph (``method="auto"``).
 
     Only methods that accept the graph's weights (and a ``limit=`` cutoff when
-    ``limit`` is true) are candidates; the lowest ``auto_rank`` wins.
+    ``limit`` is true) and whose ``auto_if`` accepts the graph are candidates;
+    the lowest ``auto_rank`` wins.  For a batch of sources (``batch``) a
+    batch method is preferred when there is one; a single source never gets one.
 
     Raises
     ------
@@ -187,7 +200,10 @@ def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
         When no registered method qualifies.
     """
     candidates = [m for m in available(problem, device)
-                  if m.auto_rank is not None and m.takes(graph) and (m.limit or not limit)]
+                  if m.auto_rank is not None and m.takes(graph) and (m.limit or not limit)
+                  and (m.auto_if is None or m.auto_if(graph))]
+    batched = [m for m in candidates if m.batch]
+    candidates = batched if batch and batched else [m for m in candidates if not m.batch]
     if not candidates:
         needs = " with limit=" if limit else ""
         raise MethodNotAvailable(
@@ -197,7 +213,7 @@ def choose(problem: str, device: str, graph, *, limit: bool = False) -> Method:
 
 
 def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
-            limit: bool = False, options=()) -> Method:
+            limit: bool = False, options=(), batch: bool = False) -> Method:
     """The method that ``problem(graph, method=..., device=..., **options)`` will run.
 
     The one rule behind every entry point (:func:`warpath.sssp` and friends)
@@ -218,6 +234,8 @@ def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
         Whether the query has a distance or depth ``limit``.
     options : iterable of str
         The names of the method options the caller passes.
+    batch : bool
+        Several sources in one query: a batch method is preferred (see :func:`choose`).
 
     Returns
     -------
@@ -255,13 +273,13 @@ def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
         chosen = find(problem, method, ran_on)
     else:
         try:
-            chosen = choose(problem, ran_on, graph, limit=limit)
+            chosen = choose(problem, ran_on, graph, limit=limit, batch=batch)
         except MethodNotAvailable:
             # device="auto" chose the GPU, but only a CPU method takes this query
             # (e.g. a distance limit): run it there rather than fail.
             if device != "auto" or ran_on == "cpu":
                 raise
-            chosen = choose(problem, "cpu", graph, limit=limit)
+            chosen = choose(problem, "cpu", graph, limit=limit, batch=batch)
     if not chosen.takes(graph):
         others = sorted({m.name for m in available(problem) if m.negative_weights})
         raise NegativeWeightError(

@@ -1,8 +1,9 @@
 """Result types: distances, predecessors, path reconstruction and run statistics.
 
 Every solver returns one of these values rather than a tuple:
-:class:`SSSPResult` (one source), :class:`BFSResult` (levels and parents) and
-:class:`DistanceMatrix` (several sources at once: multi-source and APSP).
+:class:`SSSPResult` (one source), :class:`BFSResult` (levels and parents),
+:class:`BFSMatrix` (levels from several sources) and :class:`DistanceMatrix`
+(several sources at once: multi-source and APSP).
 Distances are float64 with ``inf`` for unreachable vertices (scipy's
 convention); predecessors and parents use ``-1`` where there is none (scipy
 uses -9999).
@@ -155,6 +156,13 @@ class _LazyArrays:
         return self._cache["distances"]
 
     @property
+    def levels(self):
+        """BFS levels as int64 (-1 stays -1)."""
+        if "levels" not in self._cache:
+            self._cache["levels"] = np.asarray(self._raw(), dtype=np.int64)
+        return self._cache["levels"]
+
+    @property
     def exact_distances(self):
         if "exact" not in self._cache:
             self._cache["exact"] = _as_exact_distances(self._raw())
@@ -241,6 +249,9 @@ class SSSPResult:
 class BFSResult:
     """Breadth-first search levels and parents from one source.
 
+    A GPU method hands over its device arrays; they are copied to the host
+    (as int64) only when first read.
+
     Attributes
     ----------
     source : int
@@ -260,10 +271,16 @@ class BFSResult:
 
     def __init__(self, source, levels, parents=None, stats=None):
         self.source = int(source)
-        self.levels = np.asarray(levels, dtype=np.int64)
-        self.parents = None if parents is None else np.asarray(parents, dtype=np.int64)
-        self.predecessors = self.parents
+        self._arrays = _LazyArrays(levels, parents)
         self.stats = dict(stats or {})
+
+    @property
+    def levels(self) -> np.ndarray:
+        """Int64 hop levels, -1 where unreachable."""
+        return self._arrays.levels
+
+    parents = SSSPResult.predecessors
+    predecessors = SSSPResult.predecessors
 
     @property
     def distances(self) -> np.ndarray:
@@ -288,7 +305,97 @@ class BFSResult:
         return f"<BFSResult source={self.source} reached={self.reached}/{self.levels.size}>"
 
 
-class DistanceMatrix:
+class _SourceRows:
+    """Rows indexed by source vertex: the lookup shared by the matrix results."""
+
+    def __init__(self, sources):
+        self.sources = np.asarray(sources, dtype=np.int64)
+        self._row_of = {int(s): i for i, s in enumerate(self.sources)}
+
+    def _row_index(self, source) -> int:
+        key = vertex_index(source, np.iinfo(np.int64).max, "source")
+        if key not in self._row_of:
+            raise SourceError(f"vertex {source!r} is not one of the sources of this result")
+        return self._row_of[key]
+
+    def path(self, source, target) -> np.ndarray:
+        """The vertices of a shortest (for BFS: fewest-hops) path from ``source`` to
+        ``target``, empty if unreachable."""
+        predecessors = self.predecessors
+        if predecessors is None:
+            raise _no_predecessors()
+        i = self._row_index(source)
+        target = vertex_index(target, predecessors.shape[1], "target")
+        return walk_predecessors(predecessors[i], int(self.sources[i]), target)
+
+
+class BFSMatrix(_SourceRows):
+    """Breadth-first searches from several sources: one row of levels per source.
+
+    Returned by ``warpath.bfs(graph, sources=[...])``.
+
+    Attributes
+    ----------
+    sources : ndarray of int64
+        The source of each row.
+    levels : ndarray of int64, shape (len(sources), num_vertices)
+        Hop levels, -1 where unreachable.
+    parents : ndarray of int64 or None, same shape
+        BFS tree parents per row, -1 for the row's source and unreachable vertices.
+    stats : dict
+
+    Examples
+    --------
+    >>> import warpath
+    >>> m = warpath.bfs(warpath.Graph.from_edges([0, 1], [1, 2]), sources=[1, 0])
+    >>> m.levels.tolist(), m.path(0, 2).tolist(), m.row(1).levels.tolist()
+    ([[-1, 0, 1], [0, 1, 2]], [0, 1, 2], [-1, 0, 1])
+    """
+
+    def __init__(self, sources, levels, parents=None, stats=None):
+        super().__init__(sources)
+        self._arrays = _LazyArrays(levels, parents)
+        self.stats = dict(stats or {})
+
+    levels = BFSResult.levels
+    parents = SSSPResult.predecessors
+    predecessors = SSSPResult.predecessors
+
+    @classmethod
+    def stack(cls, sources, results) -> "BFSMatrix":
+        """One matrix from one :class:`BFSResult` per source; numeric stats are summed.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = warpath.generators.ring(3, seed=0)
+        >>> m = BFSMatrix.stack([0, 2], [warpath.bfs(g, s, device="cpu") for s in (0, 2)])
+        >>> m.levels.tolist(), m.stats["iterations"]
+        ([[0, 1, 2], [1, 2, 0]], 6)
+        """
+        levels = np.stack([r.levels for r in results])
+        parents = None
+        if results and results[0].parents is not None:
+            parents = np.stack([r.parents for r in results])
+        stats = {}
+        for r in results:
+            for key, value in r.stats.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    stats[key] = stats.get(key, 0) + value
+        return cls(sources, levels, parents, stats)
+
+    def row(self, source) -> BFSResult:
+        """The single-source result for ``source`` (one of :attr:`sources`)."""
+        i = self._row_index(source)
+        parents = None if self.parents is None else self.parents[i]
+        return BFSResult(self.sources[i], self.levels[i], parents, self.stats)
+
+    def __repr__(self):
+        k, n = self.levels.shape
+        return f"<BFSMatrix {k} sources x {n} vertices method={self.stats.get('method')}>"
+
+
+class DistanceMatrix(_SourceRows):
     """Shortest paths from several sources: multi-source SSSP and APSP.
 
     Attributes
@@ -309,10 +416,9 @@ class DistanceMatrix:
     """
 
     def __init__(self, sources, distances, predecessors=None, stats=None):
-        self.sources = np.asarray(sources, dtype=np.int64)
+        super().__init__(sources)
         self._arrays = _LazyArrays(distances, predecessors)
         self.stats = dict(stats or {})
-        self._row_of = {int(s): i for i, s in enumerate(self.sources)}
 
     distances = SSSPResult.distances
     exact_distances = SSSPResult.exact_distances
@@ -342,20 +448,6 @@ class DistanceMatrix:
         predecessors = None if self.predecessors is None else self.predecessors[i]
         raw = self.distances[i] if self.exact_distances is None else self.exact_distances[i]
         return SSSPResult(self.sources[i], raw, predecessors, self.stats)
-
-    def path(self, source, target) -> np.ndarray:
-        """The vertices of a shortest path from ``source`` to ``target`` (empty if unreachable)."""
-        if self.predecessors is None:
-            raise _no_predecessors()
-        i = self._row_index(source)
-        target = vertex_index(target, self.distances.shape[1], "target")
-        return walk_predecessors(self.predecessors[i], int(self.sources[i]), target)
-
-    def _row_index(self, source) -> int:
-        key = vertex_index(source, self.distances.shape[1], "source")
-        if key not in self._row_of:
-            raise SourceError(f"vertex {source!r} is not one of the sources of this result")
-        return self._row_of[key]
 
     def __repr__(self):
         k, n = self.distances.shape

@@ -154,7 +154,7 @@ params = { n = 60, m = 300 }
 id = "bfs"
 problem = "bfs"
 graphs = ["g"]
-methods = ["queue"]
+methods = ["queue@cpu"]
 peers = ["scipy-bfs"]
 repeat = 1
 sources = 2

@@ -78,3 +78,16 @@ def test_torch_arrays_without_a_host_round_trip():
     result = warpath.sssp(DeviceGraph.from_cuda_arrays(*on_gpu), 0, method="harish")
     expected = warpath.sssp(g, 0, method="dijkstra", device="cpu").distances
     np.testing.assert_array_equal(result.distances, expected)
+
+
+def test_reverse_is_built_once_and_undirected_graphs_are_their_own():
+    g = warpath.generators.random(20, 60, seed=9)
+    dg = device_graph(g)
+    rev = dg.reverse()
+    assert rev is dg.reverse() and rev.directed
+    np.testing.assert_array_equal(rev.indptr.copy_to_host(), g.reverse().indptr)
+    np.testing.assert_array_equal(rev.indices.copy_to_host(), g.reverse().indices)
+    undirected = device_graph(warpath.generators.ring(5, seed=1, directed=False))
+    assert undirected.reverse() is undirected
+    bare = DeviceGraph.from_cuda_arrays(dg.indptr, dg.indices)
+    np.testing.assert_array_equal(bare.reverse().indices.copy_to_host(), g.reverse().indices)

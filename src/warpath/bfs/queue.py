@@ -17,7 +17,7 @@ from ..methods import register
 from ..traversal import NO_LIMIT, bfs_queue
 from ..result import BFSResult
 
-@register("bfs", "queue", "cpu", limit=True, auto_rank=0,
+@register("bfs", "queue", "cpu", limit=True, auto_rank=0, negative_weights=True,
           summary="FIFO-queue breadth-first search (numba)")
 def bfs(graph, source, *, predecessors=True, limit=None):
     """Breadth-first search levels and parents, called through :func:`warpath.bfs`.

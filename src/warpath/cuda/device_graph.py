@@ -207,6 +207,27 @@ class DeviceGraph:
             self._cache["tails"] = tails
         return self._cache["tails"]
 
+    def reverse(self) -> "DeviceGraph":
+        """The graph with every arc turned around, for steps that scan in-arcs (a pull).
+
+        Built once on the host by :meth:`Graph.reverse` (a device-only graph is
+        copied back for it), uploaded and cached; an undirected graph is its own.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> dg = device_graph(warpath.Graph.from_edges([0, 0], [1, 2]))
+        >>> dg.reverse().indices.copy_to_host().tolist(), dg.reverse() is dg.reverse()
+        ([0, 0], True)
+        """
+        if not self.directed:
+            return self
+        if "reverse" not in self._cache:
+            from ..negative_cycles import host_graph
+
+            self._cache["reverse"] = DeviceGraph.from_graph(host_graph(self).reverse())
+        return self._cache["reverse"]
+
     def _host_indptr(self) -> np.ndarray:
         if "host_indptr" not in self._cache:
             self._cache["host_indptr"] = (self.host.indptr if self.host is not None

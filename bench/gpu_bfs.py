@@ -1,0 +1,149 @@
+"""Issue 12's GPU BFS targets, measured on one GPU in one process.
+
+    python bench/gpu_bfs.py                                # every graph (about 5 minutes)
+    python bench/gpu_bfs.py --graphs rmat-22 --sources 16  # one graph
+    python bench/gpu_bfs.py --graphs ne --datasets .carry/datasets
+    python bench/gpu_bfs.py --tiny                         # small shapes (simulator smoke run)
+
+Per graph and GPU method: the first call (JIT and the graph's upload, excluded), then one
+timed query per source (CUDA events around the call; levels stay on the GPU), checked against
+the CPU ``queue`` BFS for the first source.  Printed per method: median and worst time over
+the sources, GTEPS in the Graph500 convention (undirected edges of the reached component,
+counted once, over the time; for a directed graph its arcs) and the arcs the method actually
+inspected per second (``stats["relaxations"]``).  The ``batch`` line: ``warpath.bfs(g,
+sources=64 sources)`` (method ``multi-source``) against the same 64 sources run one by one
+with the single-source method named by ``--single`` (default ``direction-optimizing``).
+
+Targets (issue 12, H100): random-10m under 10 ms; rmat-22 at least 100 GTEPS; NE under 15 ms
+from any source (the worst of the sources); the 64-source batch on rmat-20 at least 10x faster
+than 64 single searches.  ``--out FILE`` writes the records as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+
+import numpy as np
+
+GRAPHS = {
+    "random-10m": lambda gen, read: gen.random(10_000_000, 60_000_000, seed=1),
+    "rmat-22": lambda gen, read: gen.rmat(22, 16, seed=1, directed=False),
+    "rmat-20": lambda gen, read: gen.rmat(20, 16, seed=1, directed=False),
+    "random-1m-16m": lambda gen, read: gen.random(1_000_000, 16_000_000, seed=1),
+    "ne": lambda gen, read: read("USA-road-NE.pace16.gr.xz"),
+    "ny": lambda gen, read: read("USA-road-NY.pace16.gr.xz"),
+}
+TINY = {
+    "random-10m": lambda gen, read: gen.random(300, 1800, seed=1),
+    "rmat-22": lambda gen, read: gen.rmat(8, 8, seed=1, directed=False),
+    "rmat-20": lambda gen, read: gen.rmat(7, 8, seed=1, directed=False),
+    "ne": lambda gen, read: gen.grid(12, 12, seed=1, directed=False),
+}
+METHODS = ("queue", "direction-optimizing", "harish")
+
+
+def graph500_edges(graph, levels) -> int:
+    """Edges of the reached component: arcs out of reached vertices, halved when undirected
+    (self-loops, stored once, counted once)."""
+    reached = levels >= 0
+    arcs = int(graph.out_degrees()[reached].sum())
+    if graph.directed:
+        return arcs
+    loops = int(np.count_nonzero((graph.tails() == graph.indices) & reached[graph.tails()]))
+    return (arcs + loops) // 2
+
+
+def time_method(warpath, clock, graph, sources, method, **options):
+    """(seconds per source, last result) with the first call excluded."""
+    warpath.bfs(graph, int(sources[0]), method=method, device="cuda", **options)
+    times, results = [], []
+    for s in sources:
+        seconds, result = clock.measure(
+            lambda: warpath.bfs(graph, int(s), method=method, device="cuda", **options))
+        times.append(seconds)
+        results.append(result)
+    return times, results
+
+
+def run_graph(warpath, clock, name, graph, sources, methods, records):
+    check = warpath.bfs(graph, int(sources[0]), method="queue", device="cpu").levels
+    for method in methods:
+        times, results = time_method(warpath, clock, graph, sources, method)
+        ok = bool(np.array_equal(results[0].levels, check))
+        edges = [graph500_edges(graph, r.levels) for r in results]
+        gteps = [e / t / 1e9 for e, t in zip(edges, times)]
+        inspected = [r.stats["relaxations"] / t / 1e9 for r, t in zip(results, times)]
+        record = {"graph": name, "method": method, "median_ms": 1e3 * statistics.median(times),
+                  "worst_ms": 1e3 * max(times), "gteps_graph500": statistics.median(gteps),
+                  "arcs_inspected_per_s_e9": statistics.median(inspected),
+                  "levels": int(results[0].levels.max()) + 1, "check": ok,
+                  "pull_rounds": results[0].stats.get("pull_rounds")}
+        records.append(record)
+        print(f"{name:14s} {method:22s} median {record['median_ms']:9.3f} ms  worst "
+              f"{record['worst_ms']:9.3f} ms  {record['gteps_graph500']:8.2f} GTEPS (Graph500)  "
+              f"{record['arcs_inspected_per_s_e9']:8.2f} G arcs inspected/s  levels "
+              f"{record['levels']}  {'ok' if ok else 'WRONG'}", flush=True)
+
+
+def run_batch(warpath, clock, name, graph, single, records):
+    sources = np.random.default_rng(7).integers(0, graph.num_vertices, size=64)
+    for predecessors in (False, True):
+        warpath.bfs(graph, sources=sources, method="multi-source", device="cuda",
+                    predecessors=predecessors)
+        batch_s, batch = clock.measure(lambda: warpath.bfs(
+            graph, sources=sources, method="multi-source", device="cuda",
+            predecessors=predecessors))
+        times, results = time_method(warpath, clock, graph, sources, single,
+                                     predecessors=predecessors)
+        ok = all(np.array_equal(batch.levels[i], r.levels) for i, r in enumerate(results))
+        record = {"graph": name, "method": f"multi-source vs 64 x {single}",
+                  "predecessors": predecessors, "batch_ms": 1e3 * batch_s,
+                  "singles_ms": 1e3 * sum(times), "speedup": sum(times) / batch_s, "check": ok}
+        records.append(record)
+        print(f"{name:14s} batch of 64 (predecessors={predecessors}): {record['batch_ms']:.3f} ms "
+              f"vs 64 x {single} {record['singles_ms']:.3f} ms: {record['speedup']:.1f}x  "
+              f"{'ok' if ok else 'WRONG'}", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--graphs", nargs="+", default=list(GRAPHS))
+    parser.add_argument("--methods", nargs="+", default=list(METHODS))
+    parser.add_argument("--sources", type=int, default=8)
+    parser.add_argument("--single", default="direction-optimizing")
+    parser.add_argument("--batch-graph", default="rmat-20")
+    parser.add_argument("--datasets", default=os.environ.get("WARPATH_DATASETS",
+                                                             "../shared/datasets"))
+    parser.add_argument("--tiny", action="store_true")
+    parser.add_argument("--out")
+    args = parser.parse_args(argv)
+
+    import warpath
+    from warpath.benchmark.timing import Clock
+
+    def read(file):
+        return warpath.read(os.path.join(args.datasets, file))
+
+    shapes = TINY if args.tiny else GRAPHS
+    clock = Clock("cuda")
+    records = []
+    for name in args.graphs:
+        graph = shapes[name](warpath.generators, read)
+        rng = np.random.default_rng(12)
+        sources = [int(np.argmax(graph.out_degrees()))] + rng.integers(
+            0, graph.num_vertices, size=args.sources - 1).tolist()
+        print(f"{name}: {graph}", flush=True)
+        run_graph(warpath, clock, name, graph, sources, args.methods, records)
+        if name == args.batch_graph:
+            run_batch(warpath, clock, name, graph, args.single, records)
+    if args.out:
+        with open(args.out, "w") as out:
+            json.dump({"clock": clock.name, "records": records}, out, indent=1)
+    return 0 if all(r["check"] for r in records) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,211 @@
+"""Direction-optimizing BFS on the GPU (``direction-optimizing``): push while the frontier is
+small, pull while it is large (Beamer, Asanović & Patterson, SC 2012).
+
+A *push* round is the ``queue`` method's round: the frontier's out-arcs claim
+their unvisited heads by CAS.  A *pull* round gives every unvisited vertex
+one thread that scans its in-arcs (the reverse CSR, built once per graph and
+cached on the device graph; an undirected graph is its own) and stops at the
+first tail on the frontier (level r): that tail is its parent, and only that
+thread writes the vertex, so no atomic is needed.  In the dense middle levels
+of a small-world graph most unvisited vertices find a parent among their
+first in-arcs, so most arcs are never read.
+
+Beamer's heuristic picks the direction at the start of every round, on the
+device (every thread computes the same choice from counters that the previous
+round completed, so the persistent kernel needs no host round trip):
+
+- m_f, the arcs out of the frontier (what a push checks), and m_u, the arcs
+  into unvisited vertices (what a pull would check at most), are kept by a
+  step after each round that sums the new frontier's out- and in-degrees
+  (:func:`~warpath.cuda.direction.frontier_degrees`);
+- push -> pull when the frontier has grown since the last round and
+  ``m_f > m_u / alpha``; pull -> push when it has shrunk and
+  ``n_f < n / beta`` (n_f: its vertices).  ``alpha = 14`` and ``beta = 24``
+  are Beamer's constants (tuned in the paper on Kronecker and social graphs);
+  the growing / shrinking conditions are the paper's too: on a road network
+  the frontier never grows for long, so late thin levels (where m_u is small
+  too) do not flip into pulls, each a pass over every vertex.
+  ``alpha=0`` never pulls; ``alpha`` and ``beta`` both huge pull from the
+  first growing round until the frontier is empty.
+
+``stats["pull_rounds"]`` counts the rounds that pulled.  Weights are ignored.
+
+Examples
+--------
+>>> import warpath
+>>> g = warpath.generators.rmat(7, 8, seed=1, directed=False)
+>>> a = warpath.bfs(g, 0, method="direction-optimizing", device="cuda")
+>>> b = warpath.bfs(g, 0, method="queue", device="cpu")
+>>> bool((a.levels == b.levels).all()), a.stats["pull_rounds"] > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..methods import register
+
+#: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
+#: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
+cuda = None
+
+#: Beamer's constants: pull when m_f > m_u / ALPHA, push again when n_f < n / BETA.
+ALPHA, BETA = 14.0, 24.0
+#: Directions, as recorded per round.
+PUSH, PULL = 0, 1
+#: Places in the state: the reverse CSR (offsets, then tails) and the degree tally.
+IN_ARCS, TALLY = 3, 5
+#: A low diameter, for ``method="auto"``: at most this many times log2(n), plus SLACK.
+DIAMETER_PER_LOG2, SLACK = 2, 8
+
+
+def low_diameter(graph) -> bool:
+    """Whether ``graph`` looks small-world: an approximate hop diameter (``graph.stats()``,
+    a few CPU BFS sweeps, computed once per graph) of at most 2 log2(n) + 8.
+
+    ``method="auto"`` on the GPU takes ``direction-optimizing`` on such graphs
+    (most vertices sit in a few dense levels, where pulling pays) and
+    ``queue`` on the others (road networks, meshes: thousands of thin levels,
+    where a round's cost is its overhead).  A device graph without a host copy
+    has no statistics: ``queue``.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> gen = warpath.generators
+    >>> low_diameter(gen.rmat(8, 8, seed=0)), low_diameter(gen.ring(100, seed=0))
+    (True, False)
+    """
+    if getattr(graph, "is_device_graph", False):
+        diameter = graph.approx_diameter()
+    else:
+        diameter = graph.stats().approx_diameter
+    if diameter is None:
+        return False
+    n = max(graph.num_vertices, 2)
+    return bool(diameter <= DIAMETER_PER_LOG2 * np.log2(n) + SLACK)
+
+
+@functools.lru_cache(maxsize=None)
+def _steps(record: bool, heavy: int):
+    """The round (push or pull, Beamer's choice) and the degree tally after it.
+
+    State: ``(levels, parents, unvisited, in_indptr, in_tails, tally, choices,
+    arcs, alpha, beta)``; ``choices`` (int64, (3, 3)) holds each round's
+    direction and frontier size, in rotation, and counts the pull rounds in
+    its last column (written by thread 0 only).
+    """
+    global cuda
+    from numba import cuda
+
+    from ..cuda.direction import OUT_ARCS, VISITED_IN_ARCS, either, frontier_degrees, pull
+    from ..cuda.operators import QUEUE
+    from .gpu_levels import LANES
+    from .gpu_queue import claim_step
+
+    @cuda.jit(device=True)
+    def pulls(graph, frontier, state, r, thread):
+        """Beamer's choice for round r, from what round r - 1 left; thread 0 records it."""
+        sums, choices = state[5], state[6]
+        size = frontier[1][r % 3] + frontier[3][r % 3]
+        unvisited_arcs = state[7] - sums[r % 3, VISITED_IN_ARCS]
+        pulling = False
+        if r > 0:
+            before = choices[(r + 2) % 3]
+            if before[0] == PUSH:
+                pulling = size > before[1] and sums[r % 3, OUT_ARCS] * state[8] > unvisited_arcs
+            else:
+                n = graph[0].shape[0] - 1
+                pulling = not (size < before[1] and size * state[9] < n)
+        if thread == 0:
+            choices[r % 3, 0] = PULL if pulling else PUSH
+            choices[r % 3, 1] = size
+            if pulling:
+                choices[r % 3, 2] += 1
+        return pulling
+
+    @cuda.jit(device=True)
+    def unvisited(state, row, v, r):
+        return state[0][v] == state[2]
+
+    @cuda.jit(device=True)
+    def parent_on_frontier(state, row, v, u, e, r, conv):
+        """Pull: the first in-neighbour at level r is v's parent (v's thread alone writes v)."""
+        if state[0][u] != r:
+            return False
+        state[0][v] = r + 1
+        if record:
+            state[1][v] = u
+        return True
+
+    push_step = claim_step(record, LANES, heavy)
+    pull_step = pull(IN_ARCS, unvisited, parent_on_frontier, QUEUE, heavy)
+    return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY)]
+
+
+@register("bfs", "direction-optimizing", "cuda", limit=True, auto_rank=0, auto_if=low_diameter,
+          negative_weights=True,
+          options=("alpha", "beta", "high_degree", "loop"),
+          summary="direction-optimizing BFS: push rounds on small frontiers, pull rounds over "
+                  "the reverse graph on large ones (Beamer et al.)")
+def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
+        high_degree=4096, loop="fast"):
+    """Direction-optimizing breadth-first search from ``source`` on the GPU.
+
+    Parameters
+    ----------
+    graph : Graph or DeviceGraph
+        Weights are ignored; directed graphs pull over their reverse graph.
+    source : int
+    predecessors : bool
+        Record BFS parents.
+    limit : int, optional
+        The deepest level to explore; farther vertices get level -1.
+    alpha, beta : float
+        Beamer's switching constants (see the module notes); non-negative.
+    high_degree : int
+        In push rounds, vertices of more arcs are expanded by the whole grid (0: off).
+    loop : {"fast", "paper"}
+        One persistent kernel, or one launch per step and a read-back per level.
+
+    Returns
+    -------
+    BFSResult
+        ``stats``: iterations (levels expanded), relaxations (arcs looked at),
+        ``pull_rounds``, launches, host_syncs.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.random(200, 2000, seed=2)
+    >>> a = warpath.bfs(g, 0, method="direction-optimizing", device="cuda", alpha=1e9, beta=1e9)
+    >>> b = warpath.bfs(g, 0, method="queue", device="cpu")
+    >>> bool((a.levels == b.levels).all()), a.stats["pull_rounds"] >= 1
+    (True, True)
+    """
+    from numba import cuda as _cuda
+
+    from ..cuda.direction import new_tally
+    from ..cuda.enactor import check_loop, enact
+    from .gpu_levels import LevelRun, check_high_degree
+
+    check_loop(loop)
+    heavy = check_high_degree(high_degree)
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not (isinstance(value, (int, float, np.number)) and value >= 0):
+            raise ValueError(f"{name} must be a non-negative number, not {value!r}")
+    bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
+    problem = bfs.problem
+    reverse = problem.graph.reverse()
+    tally = new_tally(problem.graph.degree(problem.source), reverse.degree(problem.source))
+    choices = _cuda.to_device(np.zeros((3, 3), dtype=np.int64))
+    state = bfs.state + (reverse.indptr, reverse.indices, tally, choices, np.int64(problem.m),
+                         np.float64(alpha), np.float64(beta))
+    stats, _ = enact(problem, _steps(bfs.record, heavy), state, loop=loop,
+                     frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds)
+    problem.tally.sync()
+    pull_rounds = int(choices.copy_to_host()[:, 2].sum())
+    return bfs.finish(stats, loop=loop, pull_rounds=pull_rounds)

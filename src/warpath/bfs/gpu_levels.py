@@ -1,0 +1,132 @@
+"""What every GPU BFS method shares: levels and parents on the device, the round bound, the result.
+
+A GPU BFS keeps one level per vertex in the graph's index type (int32 while
+the graph's indices are), -1 for a vertex not yet visited, and optionally a
+parent per vertex (-1 where none).  Rounds are levels: round r expands the
+vertices of level r and gives level r + 1 to the ones it discovers, so
+``limit=L`` is simply L rounds, and the enactor's ``iterations`` count the
+levels expanded, as the CPU ``queue`` method counts them.  The result keeps
+its arrays on the GPU until read.
+
+Imported by the GPU BFS methods when they run (it imports numba-cuda).
+
+Examples
+--------
+>>> import warpath
+>>> run = LevelRun(warpath.generators.ring(4, seed=0), 1, predecessors=True, limit=None)
+>>> run.levels.copy_to_host().tolist(), run.max_rounds
+([-1, 0, -1, -1], 4)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from ..cuda.device_graph import device_graph
+from ..cuda.distances import device_full
+from ..cuda.problem import Problem
+from ..cuda.runtime import THREADS, blocks_for
+from ..result import BFSResult
+
+#: The level of a vertex not (yet) visited.
+UNVISITED = -1
+
+#: Threads per frontier vertex: a virtual warp sized every round (H-BF section 5.2).
+LANES = (4, 32)
+
+
+@cuda.jit
+def _fill_except(array, vertex, at_vertex, elsewhere):
+    """array[v] = at_vertex where v == vertex, else elsewhere (one thread per entry)."""
+    v = cuda.grid(1)
+    if v < array.shape[0]:
+        array[v] = at_vertex if v == vertex else elsewhere
+
+
+def flags_with(num_vertices: int, vertex: int, value: int, dtype=np.uint8):
+    """A device array of ``num_vertices`` zeros of ``dtype`` with ``value`` at ``vertex``,
+    filled on the GPU (nothing uploaded).
+
+    Examples
+    --------
+    >>> flags_with(4, 2, 1).copy_to_host().tolist()
+    [0, 0, 1, 0]
+    """
+    dtype = np.dtype(dtype)
+    array = cuda.device_array(num_vertices, dtype=dtype)
+    _fill_except[blocks_for(num_vertices), THREADS](array, vertex, dtype.type(value),
+                                                   dtype.type(0))
+    return array
+
+
+def rounds_for(limit, num_vertices: int) -> int:
+    """The round bound: ``limit`` levels (floored), else n (no BFS has more levels).
+
+    Examples
+    --------
+    >>> rounds_for(None, 10), rounds_for(2.7, 10), rounds_for(1e30, 10)
+    (10, 2, 10)
+    """
+    if limit is None:
+        return num_vertices
+    return int(min(np.floor(limit), num_vertices))
+
+
+def check_high_degree(high_degree) -> int:
+    """Validate a ``high_degree`` option (vertices of more arcs are expanded by the whole
+    grid; 0 turns it off).
+
+    Examples
+    --------
+    >>> check_high_degree(4096)
+    4096
+    """
+    if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
+            or high_degree < 0:
+        raise ValueError(f"high_degree must be a non-negative integer (0: off), "
+                         f"not {high_degree!r}")
+    return int(high_degree)
+
+
+class LevelRun:
+    """The device state of one GPU BFS from ``source``.
+
+    Attributes
+    ----------
+    problem : Problem
+        The engine's query state; its ``distances`` are the levels, shape (1, n).
+    levels, parents : device arrays
+        Levels (-1: not visited, 0 at the source); parents (-1 where none), or a
+        one-slot stand-in when not recorded.
+    record : bool
+        Whether parents are recorded.
+    max_rounds : int
+        The round bound for ``limit``.
+    state : tuple
+        ``(levels, parents, unvisited)``: the head of every method's state.
+    """
+
+    def __init__(self, graph, source, *, predecessors, limit):
+        dgraph = device_graph(graph)
+        index = np.dtype(dgraph.indices.dtype)
+        n = dgraph.num_vertices
+        levels = cuda.device_array((1, n), dtype=index)
+        _fill_except[blocks_for(n), THREADS](levels[0], source, index.type(0),
+                                            index.type(UNVISITED))
+        self.problem = Problem(dgraph, source, distances=levels)
+        self.problem.tally.launch()
+        self.levels = levels[0]
+        self.record = bool(predecessors)
+        if self.record:
+            self.parents = device_full(n, -1, index)
+            self.problem.tally.launch()
+        else:
+            self.parents = self.levels[:1]
+        self.max_rounds = rounds_for(limit, n)
+        self.state = (self.levels, self.parents, index.type(UNVISITED))
+
+    def finish(self, stats: dict, **extra) -> BFSResult:
+        """The :class:`~warpath.BFSResult`, its arrays left on the device until read."""
+        return BFSResult(self.problem.source, self.levels, self.parents if self.record else None,
+                         self.problem.tally.as_stats({**stats, **extra}))

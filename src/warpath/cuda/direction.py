@@ -1,0 +1,192 @@
+"""Push or pull, chosen every round on the device: the steps of direction-optimizing traversals.
+
+Beamer, Asanović & Patterson's direction-optimizing BFS (SC 2012) expands a
+small frontier by *pushing* (the frontier's out-arcs: an
+:func:`~warpath.cuda.operators.advance`) and a large one by *pulling*: every
+vertex not yet visited scans its in-arcs and stops at the first that comes
+from the frontier, so most arcs of a dense middle level are never read.  This
+module is the engine's side of it, usable by any method:
+
+- :func:`pull`: the pull step, one thread per vertex.  ``select(state, row, v,
+  r) -> bool`` says whether v looks at all (not yet visited); ``scan(state,
+  row, v, u, e, r, conv) -> bool`` looks at in-arc ``u -> v`` (index ``e`` in
+  the reverse CSR) and ends v's scan when True; with ``output=QUEUE`` such a
+  v enters the next frontier.  The reverse CSR is ``state[at]`` (offsets) and
+  ``state[at + 1]`` (tails), e.g. :meth:`DeviceGraph.reverse`'s arrays: a
+  place in the state rather than a device function that returns the arrays,
+  which numba does not allow.
+- :func:`either`: a step that runs one of two steps, picked every round by a
+  device function ``choose(graph, frontier, state, r, thread) -> bool`` (True:
+  the second).  Every thread evaluates it on values the previous round left
+  complete behind a grid barrier, so the whole grid takes the same branch
+  with no barrier of its own, in the persistent kernel and the paper loop alike.
+- :func:`frontier_degrees`: a step that sums, over the frontier the round has
+  just built, the out-degrees (Beamer's m_f, the arcs a push would check) and
+  the in-degrees (added to a running total: the arcs into visited vertices,
+  so m_u, the arcs a pull would check, is m minus it), for the next round's ``choose``.
+
+Examples
+--------
+>>> from warpath.cuda.mappings import frontier
+>>> from warpath.cuda.operators import QUEUE, advance, _demo_gather, _demo_visit
+>>> push = advance(frontier(), _demo_gather, _demo_visit, QUEUE)
+>>> step = either(_demo_never, push, pull(1, _demo_select, _demo_scan))
+>>> step.items(10, 40, 1), step is either(_demo_never, push, pull(1, _demo_select, _demo_scan))
+(10, True)
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from numba import cuda
+
+from .counters import flush_count
+from .mappings import thread_per_vertex
+from .operators import QUEUE, Operator, pusher
+
+#: Columns of a tally array (shape (3, 2), one row per round in rotation).
+OUT_ARCS, VISITED_IN_ARCS = 0, 1
+
+
+@functools.lru_cache(maxsize=None)
+def pull(at: int, select, scan, output: int = QUEUE, heavy_out: int = 0) -> Operator:
+    """The pull step (one thread per vertex; see the module notes), over the reverse CSR
+    ``state[at]``, ``state[at + 1]``.
+
+    ``heavy_out`` routes vertices of more out-arcs to the heavy queue, as
+    :func:`~warpath.cuda.operators.advance` does, so that a push round after
+    this one finds them where it looks.  Relaxations: the in-arcs looked at.
+    """
+    queued = output == QUEUE
+    push = pusher(True)
+    tails_at = at + 1  # a constant of the closure: numba indexes a tuple by constants only
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        n = graph[0].shape[0] - 1
+        indptr, tails = state[at], state[tails_at]
+        for start in range(0, n, stride):  # one trip count per warp (enqueue)
+            v = start + thread
+            found = False
+            if v < n and select(state, 0, v, r):
+                for e in range(indptr[v], indptr[v + 1]):
+                    count += 1
+                    if scan(state, 0, v, tails[e], e, r, conv):
+                        found = True
+                        break
+            if queued:
+                push(graph, frontier, v, found, r, heavy_out, conv)
+        return count
+
+    return Operator(op, thread_per_vertex())
+
+
+@dataclass(frozen=True)
+class Either(Operator):
+    """A step running ``device`` (the first step's, or the second's) each round: the grid is
+    sized for the larger of the two."""
+
+    other: Operator = None
+
+    def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
+        """Threads for the larger of the two steps."""
+        return max(self.mapping.items(num_vertices, num_edges, rows),
+                   self.other.items(num_vertices, num_edges, rows))
+
+
+@functools.lru_cache(maxsize=None)
+def either(choose, first: Operator, second: Operator) -> Operator:
+    """``second`` in the rounds where ``choose(graph, frontier, state, r, thread)`` is
+    True, else ``first`` (see the module notes and the example there)."""
+    one, two = first.device, second.device
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        if choose(graph, frontier, state, r, thread):
+            return two(graph, frontier, state, conv, rows, r, thread, stride)
+        return one(graph, frontier, state, conv, rows, r, thread, stride)
+
+    return Either(op, first.mapping, second)
+
+
+@functools.lru_cache(maxsize=None)
+def frontier_degrees(at: int, tally_at: int) -> Operator:
+    """Sum the next frontier's out- and in-degrees into ``state[tally_at]`` (int64, (3, 2)),
+    the in-degrees from the reverse CSR offsets ``state[at]``.
+
+    After round r, row ``(r + 1) % 3`` holds the out-arcs of frontier r + 1
+    (:data:`OUT_ARCS`) and the in-arcs of every vertex of frontiers 0 .. r + 1
+    (:data:`VISITED_IN_ARCS`, a running total: thread 0 adds row ``r % 3``'s).
+    Rows rotate as the queue counters do: round r fills row r + 1, which round
+    r + 1 reads, and thread 0 clears row r + 2, last read in round r - 1.
+    The caller starts row 0 with frontier 0 (the source) and rows 1, 2 at zero.
+    """
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        sums = state[tally_at]
+        if thread == 0:
+            sums[(r + 2) % 3, OUT_ARCS] = 0
+            sums[(r + 2) % 3, VISITED_IN_ARCS] = 0
+        indptr, in_indptr = graph[0], state[at]
+        out_light, in_light = _degree_sums(frontier[0][(r + 1) % 2], frontier[1][(r + 1) % 3],
+                                           indptr, in_indptr, thread, stride)
+        out_heavy, in_heavy = _degree_sums(frontier[2][(r + 1) % 2], frontier[3][(r + 1) % 3],
+                                           indptr, in_indptr, thread, stride)
+        out_arcs = out_light + out_heavy
+        in_arcs_sum = in_light + in_heavy
+        if thread == 0:
+            in_arcs_sum += sums[r % 3, VISITED_IN_ARCS]
+        row = sums[(r + 1) % 3]
+        flush_count(row, OUT_ARCS, out_arcs)
+        flush_count(row, VISITED_IN_ARCS, in_arcs_sum)
+        return 0
+
+    return Operator(op, thread_per_vertex())
+
+
+@cuda.jit(device=True)
+def _degree_sums(queue, size, indptr, in_indptr, thread, stride):
+    """This thread's share of the out- and in-degrees of ``queue[:size]``."""
+    out_arcs = 0
+    in_arcs = 0
+    for i in range(thread, size, stride):
+        v = queue[i]
+        out_arcs += indptr[v + 1] - indptr[v]
+        in_arcs += in_indptr[v + 1] - in_indptr[v]
+    return out_arcs, in_arcs
+
+
+def new_tally(out_arcs: int, in_arcs: int):
+    """A (3, 2) int64 tally on the device, row 0 holding frontier 0's degrees.
+
+    Examples
+    --------
+    >>> new_tally(3, 2).copy_to_host().tolist()
+    [[3, 2], [0, 0], [0, 0]]
+    """
+    host = np.zeros((3, 2), dtype=np.int64)
+    host[0] = (out_arcs, in_arcs)
+    return cuda.to_device(host)
+
+
+@cuda.jit(device=True)
+def _demo_never(graph, frontier, state, r, thread):
+    """Docstring example: always the first step."""
+    return False
+
+
+@cuda.jit(device=True)
+def _demo_select(state, row, v, r):
+    """Docstring example: every vertex looks."""
+    return True
+
+
+@cuda.jit(device=True)
+def _demo_scan(state, row, v, u, e, r, conv):
+    """Docstring example: the first in-arc ends the scan."""
+    return True

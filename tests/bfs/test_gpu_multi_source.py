@@ -1,0 +1,103 @@
+"""multi-source BFS (64 searches per pass, one bit each) on the GPU against scipy:
+every row's levels, every row's BFS tree, batches of more than 64 sources."""
+
+import numpy as np
+import pytest
+from bfs._gpu_bfs_reference import (ROADS, SMALL_REAL, assert_bfs, assert_bfs_tree, dataset,
+                                    scipy_levels, small_graphs, spread_sources)
+
+import warpath
+from warpath import generators as gen
+
+GRAPHS = small_graphs()
+
+
+def run(graph, sources, **options):
+    return warpath.bfs(graph, sources=sources, method="multi-source", device="cuda", **options)
+
+
+def assert_rows(graph, sources, matrix, limit=None):
+    expected = scipy_levels(graph, sources)
+    if limit is not None:
+        expected = np.where(expected > limit, -1, expected)
+    np.testing.assert_array_equal(matrix.levels, expected)
+    for i, source in enumerate(sources):
+        assert_bfs_tree(graph, source, matrix.levels[i], matrix.parents[i])
+    assert isinstance(matrix, warpath.BFSMatrix) and matrix.stats["device"] == "cuda"
+
+
+@pytest.mark.parametrize("name,graph", GRAPHS, ids=[name for name, _ in GRAPHS])
+def test_matches_scipy(name, graph):
+    sources = np.arange(min(graph.num_vertices, 20))
+    assert_rows(graph, sources, run(graph, sources))
+
+
+def test_more_than_64_sources_run_in_batches_of_64():
+    g = gen.random(24, 70, seed=50, directed=False)
+    sources = np.arange(70) % 23  # duplicates give equal rows
+    m = run(g, sources, high_degree=4)
+    assert_rows(g, sources, m)
+    assert m.stats["batches"] == 2
+    np.testing.assert_array_equal(m.levels[69], m.levels[0])
+
+
+def test_one_pass_serves_every_search():
+    g = gen.rmat(5, 6, seed=51)
+    sources = np.arange(0, 32, 3)
+    batched = run(g, sources)
+    singles = sum(warpath.bfs(g, int(s), method="queue", device="cuda").stats["relaxations"]
+                  for s in sources)
+    assert batched.stats["relaxations"] < singles
+
+
+@pytest.mark.parametrize("limit", [0, 2])
+def test_limit_and_no_parents(limit):
+    g = gen.grid(5, 5, seed=52)
+    sources = [0, 12, 24]
+    assert_rows(g, sources, run(g, sources, limit=limit), limit=limit)
+    bare = run(g, sources, limit=limit, predecessors=False)
+    assert bare.parents is None
+    np.testing.assert_array_equal(bare.levels, run(g, sources, limit=limit).levels)
+
+
+def test_paper_loop():
+    g = gen.power_law(40, 3, 10, seed=53, directed=False)
+    assert_rows(g, [0, 5, 9], run(g, [0, 5, 9], loop="paper"))
+
+
+def test_one_source_gives_a_bfs_result():
+    g = gen.ring(6, seed=54)
+    r = warpath.bfs(g, 4, method="multi-source", device="cuda")
+    assert isinstance(r, warpath.BFSResult)
+    assert_bfs(g, 4, r)
+
+
+def test_auto_picks_it_for_a_batch_on_the_gpu():
+    g = gen.ring(6, seed=55)
+    assert warpath.methods.choose("bfs", "cuda", g, batch=True).name == "multi-source"
+    assert warpath.methods.choose("bfs", "cuda", g).name != "multi-source"
+    m = warpath.bfs(g, sources=[1, 2], device="cuda")
+    assert m.stats["method"] == "multi-source"
+
+
+def test_small_real_graph(datasets_dir):
+    g = dataset(datasets_dir, SMALL_REAL[1])
+    sources = spread_sources(g, 2)
+    assert_rows(g, sources, run(g, sources))
+
+
+@pytest.mark.gpu
+def test_larger_graphs_on_gpu():
+    for g in (gen.rmat(14, 16, seed=1, directed=False), gen.power_law(30000, 6, 5000, seed=2),
+              gen.grid(100, 100, seed=3), gen.random(50000, 300000, seed=4)):
+        sources = spread_sources(g, 100)
+        assert_rows(g, sources, run(g, sources))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ROADS[:2] + SMALL_REAL)
+def test_real_graphs_on_gpu(datasets_dir, name):
+    g = dataset(datasets_dir, name)
+    sources = spread_sources(g, 64)
+    m = run(g, sources, predecessors=False)
+    np.testing.assert_array_equal(m.levels[:8], scipy_levels(g, sources[:8]))

@@ -1,0 +1,90 @@
+"""The push-or-pull steps: a pull over in-arcs, a step picked per round on the device, and the
+frontier degree tally, each driven by the enactor on small graphs against host arithmetic."""
+
+import numpy as np
+import pytest
+from numba import cuda
+
+import warpath
+from warpath import generators as gen
+from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, either, frontier_degrees,
+                                    new_tally, pull)
+from warpath.cuda.enactor import enact
+from warpath.cuda.mappings import frontier
+from warpath.cuda.operators import QUEUE, advance
+from warpath.cuda.problem import Problem
+
+
+@cuda.jit(device=True)
+def level_of(state, row, u, r):
+    return True, r
+
+
+@cuda.jit(device=True)
+def claim_head(state, row, u, du, v, w, e, r, conv):
+    return state[0][v] < 0 and cuda.atomic.cas(state[0], v, -1, du + 1) == -1
+
+
+@cuda.jit(device=True)
+def unvisited(state, row, v, r):
+    return state[0][v] < 0
+
+
+@cuda.jit(device=True)
+def tail_on_frontier(state, row, v, u, e, r, conv):
+    if state[0][u] != r:
+        return False
+    state[0][v] = r + 1
+    return True
+
+
+@cuda.jit(device=True)
+def odd_rounds(graph, frontier, state, r, thread):
+    """Pull in odd rounds; thread 0 notes each choice."""
+    if thread == 0:
+        state[4][r] = r % 2
+    return r % 2 == 1
+
+
+def _levels(graph, source, choose, rounds=None):
+    problem = Problem(graph, source)
+    reverse = problem.graph.reverse()
+    levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
+    sums = new_tally(problem.graph.degree(source), reverse.degree(source))
+    seen = cuda.to_device(np.full(graph.num_vertices + 1, -1, dtype=np.int64))
+    state = (levels, reverse.indptr, reverse.indices, sums, seen)
+    push = advance(frontier(4), level_of, claim_head, QUEUE)
+    steps = [either(choose, push, pull(1, unvisited, tail_on_frontier)),
+             frontier_degrees(1, 3)]
+    stats, _ = enact(problem, steps, state, frontier=problem.frontier(), max_rounds=rounds)
+    return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
+
+
+def _reference(graph, source):
+    return warpath.bfs(graph, source, method="queue", device="cpu").levels
+
+
+@pytest.mark.parametrize("graph", [gen.random(40, 200, seed=1), gen.grid(4, 6, seed=2),
+                                   gen.rmat(5, 4, seed=3, directed=False)],
+                         ids=["random", "grid", "rmat-undirected"])
+def test_alternating_push_and_pull_gives_bfs_levels(graph):
+    levels, _, seen, stats = _levels(graph, 0, odd_rounds)
+    np.testing.assert_array_equal(levels, _reference(graph, 0))
+    rounds = stats["iterations"]
+    assert seen[:rounds].tolist() == [r % 2 for r in range(rounds)]  # every round chose
+
+
+def test_the_tally_holds_the_degrees_of_the_last_frontiers():
+    g = gen.random(30, 120, seed=4)
+    levels, sums, _, stats = _levels(g, 0, odd_rounds, rounds=3)
+    out_degrees, in_degrees = g.out_degrees(), g.in_degrees()
+    last = stats["iterations"]  # the tally row of frontier `last`: (out-arcs, in-arcs of 0..last)
+    row = sums[last % 3]
+    assert row[OUT_ARCS] == out_degrees[levels == last].sum()
+    assert row[VISITED_IN_ARCS] == in_degrees[(levels >= 0) & (levels <= last)].sum()
+
+
+def test_either_is_sized_for_its_larger_step():
+    push = advance(frontier(32), level_of, claim_head, QUEUE)
+    step = either(odd_rounds, pull(1, unvisited, tail_on_frontier), push)
+    assert isinstance(step, Either) and step.items(10, 50, 1) == 320
