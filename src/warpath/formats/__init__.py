@@ -150,8 +150,8 @@ def _first_content_line(buf, pos, comment_a, comment_b):
     Examples
     --------
     >>> import numpy as np
-    >>> _first_content_line(np.frombuffer(b"c x\n\n  p tw 2 1\n", np.uint8), 0, ord("c"), 0)
-    (6, 15)
+    >>> _first_content_line(np.frombuffer(b"c x\\n\\n  p tw 2 1\\n", np.uint8), 0, ord("c"), 0)
+    (7, 16)
     """
     end = buf.size
     while pos < end:
