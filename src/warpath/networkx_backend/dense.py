@@ -53,7 +53,7 @@ def _dist_key_order(G, stamp_row, u):
     rest = [] if u == 0 or present[0] else [0]
     present[0] = True
     rest += np.flatnonzero(~present).tolist()
-    return first + rest
+    return np.array(first + rest, dtype=np.int64)
 
 
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
@@ -75,7 +75,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     for u in range(n):
         keys = _dist_key_order(G, edge_stamp[u], u)
         inner = defaultdict(_infinity)
-        inner.update(zip(G.node_array[keys].tolist(),
+        inner.update(zip(G.nodes_at(keys),
                          np.where(finite[u, keys], value[u, keys], np.inf).tolist()
                          if value.dtype.kind == "f" else
                          [x if ok else float("inf") for x, ok in
@@ -97,12 +97,11 @@ def _pred_owner_order(G, tails, heads):
 
 
 def _pred_dicts(G, owners, pred, stamp):
-    node_array = G.node_array
     result = {}
     for u in owners:
         keys = np.flatnonzero(stamp[u] >= 0)
         keys = keys[np.argsort(stamp[u, keys], kind="stable")]
-        result[G.nodes[u]] = dict(zip(node_array[keys].tolist(), node_array[pred[u, keys]].tolist()))
+        result[G.nodes[u]] = dict(zip(G.nodes_at(keys), G.nodes_at(pred[u, keys])))
     return result
 
 

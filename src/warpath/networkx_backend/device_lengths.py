@@ -62,7 +62,7 @@ def _as_dict(G, source, distances, exact):
     reached = np.flatnonzero(np.isfinite(distances))
     reached = reached[reached != source]
     order = np.r_[source, reached[np.argsort(distances[reached], kind="stable")]]
-    result = dict(zip(G.node_array[order].tolist(), values[order].tolist()))
+    result = dict(zip(G.nodes_at(order), values[order].tolist()))
     result[G.nodes[source]] = 0
     return result
 

@@ -38,14 +38,27 @@ def index_or_none(graph, node):
 
 
 def lengths(graph, order, values, sources=()):
-    """``{node: value}`` over ``order`` (node indices), in that order.
+    """``{node: value}`` over ``order`` (node indices), in that order; ``values`` by node index.
 
     ``sources`` keep the integer ``0`` networkx gives a start node, also when
     the other lengths are floats.
     """
-    keys = graph.node_array[order].tolist()
-    result = dict(zip(keys, values[order].tolist()))
-    if values.dtype.kind == "f":
+    return lengths_in_order(graph, order, values[order], sources)
+
+
+def lengths_in_order(graph, order, ordered_values, sources=()):
+    """:func:`lengths` with the values already aligned with ``order``.
+
+    Examples
+    --------
+    >>> import networkx as nx, numpy as np
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph(3))
+    >>> lengths_in_order(g, np.array([1, 2]), np.array([0.0, 2.5]), sources=[1])
+    {1: 0, 2: 2.5}
+    """
+    result = dict(zip(graph.nodes_at(order), ordered_values.tolist()))
+    if ordered_values.dtype.kind == "f":
         nodes = graph.nodes
         for s in sources:
             if nodes[s] in result and result[nodes[s]] == 0:
@@ -69,9 +82,9 @@ def paths_by_parent(graph, starts, order, parent, *, prepend=False):
     """
     nodes = graph.nodes
     paths = {nodes[s]: [nodes[s]] for s in starts}
-    keys = graph.node_array[order].tolist()
+    keys = graph.nodes_at(order)
     parents = parent[order]
-    parent_nodes = graph.node_array[np.where(parents >= 0, parents, 0)].tolist()
+    parent_nodes = graph.nodes_at(np.where(parents >= 0, parents, 0))
     for v, p, has_parent in zip(keys, parent_nodes, (parents >= 0).tolist()):
         if not has_parent:
             raise KeyError(v)
@@ -95,15 +108,14 @@ def grouped_lists(graph, keys_order, heads, tails, seed=None):
     ``heads``/``tails`` are grouped by head; ``seed`` pre-fills lists
     (networkx's ``{source: []}``).
     """
-    node_array = graph.node_array
-    result = {node: [] for node in node_array[keys_order].tolist()}
+    result = {node: [] for node in graph.nodes_at(keys_order)}
     if seed:
         result.update(seed)
     if heads.size:
         starts = np.flatnonzero(np.r_[True, heads[1:] != heads[:-1]])
         ends = np.r_[starts[1:], heads.size]
-        tail_nodes = node_array[tails].tolist()
-        for head, lo, hi in zip(node_array[heads[starts]].tolist(), starts.tolist(), ends.tolist()):
+        tail_nodes = graph.nodes_at(tails)
+        for head, lo, hi in zip(graph.nodes_at(heads[starts]), starts.tolist(), ends.tolist()):
             result[head] = tail_nodes[lo:hi]
     return result
 

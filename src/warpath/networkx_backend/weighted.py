@@ -27,8 +27,8 @@ from . import device_lengths
 from .bellman_ford_order import bellman_ford_scan
 from .bidirectional_dijkstra import bidirectional_dijkstra as _bidirectional_scan
 from .dijkstra_order import dijkstra_scan, tight_predecessors
-from .results import (grouped_lists, index_or_none, lengths, node_of, paths_by_parent, value,
-                      walk_back)
+from .results import (grouped_lists, index_or_none, lengths, lengths_in_order, node_of,
+                      paths_by_parent, value, walk_back)
 
 
 def _source_indices(G, sources):
@@ -38,10 +38,13 @@ def _source_indices(G, sources):
     return [node_of(G, s, nx.NodeNotFound(f"Node {s} not found in graph")) for s in sources]
 
 
-def _run_dijkstra(G, starts, cutoff=None, target=None):
+def _run_dijkstra(G, starts, cutoff=None, target=None, *, record=True):
+    """The networkx-order Dijkstra on ``G``'s compact arrays (``record``: parents too)."""
     target_index = index_or_none(G, target) if target is not None else None
-    return dijkstra_scan(G.indptr, G.indices, G.weights, starts, cutoff,
-                         -1 if target_index is None else target_index, G.largest_weight)
+    indptr, indices, weights = G.compact_csr()
+    return dijkstra_scan(indptr, indices, weights, starts, cutoff,
+                         -1 if target_index is None else target_index, G.largest_weight,
+                         record=record)
 
 
 # ------------------------------------------------------------------ Dijkstra
@@ -56,7 +59,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     s = node_of(G, source, nx.NodeNotFound(f"Node {source} not found in graph"))
     if source == target:
         return 0
-    run = _run_dijkstra(G, [s], target=target)
+    run = _run_dijkstra(G, [s], target=target, record=False)
     t = index_or_none(G, target)
     if t is None or run.order.size == 0 or run.order[-1] != t:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
@@ -89,8 +92,8 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     on_device = device_lengths.lengths_from(G, starts, cutoff)
     if on_device is not None:
         return on_device
-    run = _run_dijkstra(G, starts, cutoff)
-    return lengths(G, run.order, run.dist, starts)
+    run = _run_dijkstra(G, starts, cutoff, record=False)
+    return lengths_in_order(G, run.order, run.order_dist, starts)
 
 
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
@@ -102,7 +105,7 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     if target is None:
         distinct = list(dict.fromkeys(starts))
         paths = paths_by_parent(G, distinct, run.order[len(distinct):], run.parent)
-        return lengths(G, run.order, run.dist, starts), paths
+        return lengths_in_order(G, run.order, run.order_dist, starts), paths
     t = index_or_none(G, target)
     if t is None or run.order.size == 0 or run.order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
@@ -115,7 +118,7 @@ def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
     run = _run_dijkstra(G, [s], cutoff)
     heads, tails = tight_predecessors(G.indptr, G.indices, G.weights, run)
     pred = grouped_lists(G, run.discovered, heads, tails)
-    return pred, lengths(G, run.order, run.dist, (s,))
+    return pred, lengths_in_order(G, run.order, run.order_dist, (s,))
 
 
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
