@@ -7,16 +7,17 @@ dispatchable call in the tests is converted to the backend and its result
 compared by the tests.  On top, it listens to the dispatcher's debug log and
 prints, per networkx function, how many calls warpath ran and how many fell
 back to networkx (a ``can_run`` refusal, a conversion or function raising
-``NotImplementedError``, or a function warpath does not have).  It exits with
-pytest's status.
+``NotImplementedError``, or a function warpath does not have), then, for the
+functions warpath has, why each fallback happened (``can_run``'s reason or
+the exception's message).  It exits with pytest's status.
 
 Examples
 --------
 >>> tally = DispatchTally()
 >>> tally.ran["dijkstra_path"] += 2
 >>> tally.fell_back["path_graph"] += 1
->>> print(tally.report({"dijkstra_path"}).splitlines()[-1])
-other networkx functions (graph builders, helpers): warpath ran 0 calls, networkx ran 1
+>>> print(tally.report({"dijkstra_path"}).splitlines()[2])
+shortest-path functions: warpath ran 2 calls, networkx ran 0 (fell back)
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class DispatchTally(logging.Handler):
         super().__init__(level=logging.DEBUG)
         self.ran = collections.Counter()
         self.fell_back = collections.Counter()
+        #: ``(function, reason) -> count`` for the fallbacks whose reason the log gives.
+        self.reasons = collections.Counter()
 
     def emit(self, record):
         message, args = record.msg, record.args
@@ -53,6 +56,10 @@ class DispatchTally(logging.Handler):
                 and "falling back" in message and args[0] == "warpath":
             self.ran[args[1]] -= 1  # it was counted as run just before it raised
             self.fell_back[args[1]] += 1
+            self.reasons[args[1], f"raised NotImplementedError: {args[2]}"] += 1
+        elif message.startswith("Backend '%s' can't run `%s`") and args[0] == "warpath":
+            # logged just before the fallback itself, with can_run's answer (or "")
+            self.reasons[args[1], str(args[3]).removeprefix(", because: ") or "can_run False"] += 1
 
     def report(self, in_scope) -> str:
         """A per-function table for ``in_scope`` names, and totals for them and the rest."""
@@ -69,6 +76,11 @@ class DispatchTally(logging.Handler):
                      f"networkx ran {back} (fell back)")
         lines.append(f"other networkx functions (graph builders, helpers): warpath ran "
                      f"{other_ran} calls, networkx ran {other_back}")
+        explained = sorted((name, why, count) for (name, why), count in self.reasons.items()
+                           if name in in_scope)
+        if explained:
+            lines.append("why calls to functions warpath has fell back:")
+            lines.extend(f"  {name}: {count} x {why}" for name, why, count in explained)
         return "\n".join(lines)
 
 
