@@ -105,6 +105,14 @@ def bidirectional_dijkstra(succ_csr, pred_csr, source: int, target: int):
     ------
     ValueError
         networkx's ``"Contradictory paths found: negative weights?"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> succ = (np.array([0, 2, 3, 3]), np.array([1, 2, 2]), np.array([1.0, 5.0, 1.0]))
+    >>> pred = (np.array([0, 0, 1, 3]), np.array([0, 0, 1]), np.array([1.0, 5.0, 1.0]))
+    >>> bidirectional_dijkstra(succ, pred, 0, 2), bidirectional_dijkstra(succ, pred, 2, 0)
+    ((2.0, [0, 1, 2]), None)
     """
     if source == target:
         return 0, [source]

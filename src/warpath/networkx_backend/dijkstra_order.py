@@ -270,7 +270,7 @@ def packing_shift(num_nodes, num_arcs, largest, integer, num_sources) -> int:
 
 
 class DijkstraRun(NamedTuple):
-    """What one networkx-order Dijkstra found.
+    """What one networkx-order Dijkstra found (see :func:`dijkstra_scan`).
 
     Attributes
     ----------
@@ -286,6 +286,13 @@ class DijkstraRun(NamedTuple):
     discovered : ndarray of int64
         Nodes in the order they were first pushed (networkx's predecessor-dict order);
         empty when the run did not record it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = dijkstra_scan(np.array([0, 1, 1]), np.array([1]), np.array([3]), [0])
+    >>> run.order.tolist(), run.order_dist.tolist(), run.parent.tolist()
+    ([0, 1], [0, 3], [-1, 0])
     """
 
     order: np.ndarray
@@ -348,6 +355,15 @@ def tight_predecessors(indptr, indices, weights, run: DijkstraRun):
     (heads, tails) : ndarrays of int64
         The tight arcs grouped by head in ``run.order``, each group in settle
         order of its tails.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices, weights = np.array([0, 2, 3, 4, 4]), np.array([1, 2, 3, 3]), np.ones(4)
+    >>> heads, tails = tight_predecessors(indptr, indices, weights,
+    ...                                   dijkstra_scan(indptr, indices, weights, [0]))
+    >>> heads.tolist(), tails.tolist()
+    ([1, 2, 3, 3], [0, 0, 1, 2])
     """
     n = indptr.shape[0] - 1
     rank = np.full(n, n, dtype=np.int64)

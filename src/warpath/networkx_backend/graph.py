@@ -140,6 +140,13 @@ class BackendGraph:
     def from_networkx(cls, nx_graph, weight=None, *, keep_graph_attrs=False):
         """Convert ``nx_graph``, reading edge weights from attribute ``weight`` (``None``: unweighted).
 
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.MultiGraph([(0, 1, {"w": 5}), (0, 1, {"w": 2})])
+        >>> BackendGraph.from_networkx(G, "w").weights.tolist()  # the lighter parallel edge
+        [2, 2]
+
         Raises
         ------
         NotImplementedError
@@ -158,15 +165,39 @@ class BackendGraph:
     # --------------------------------------------------------------- what networkx asks of a graph
 
     def is_directed(self) -> bool:
+        """Whether the networkx graph was directed (networkx's ``G.is_directed()``).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.DiGraph()).is_directed()
+        True
+        """
         return self.directed
 
     def is_multigraph(self) -> bool:
+        """Whether the networkx graph was a multigraph (networkx's ``G.is_multigraph()``).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.MultiGraph()).is_multigraph()
+        True
+        """
         return self.multigraph
 
     def __len__(self) -> int:
         return len(self.nodes)
 
     def number_of_nodes(self) -> int:
+        """The number of nodes (networkx's ``G.number_of_nodes()``).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.path_graph(5)).number_of_nodes()
+        5
+        """
         return len(self.nodes)
 
     def __iter__(self):
@@ -180,10 +211,6 @@ class BackendGraph:
 
     # --------------------------------------------------------------- derived arrays
 
-    def position(self, node) -> int:
-        """The index of ``node`` (a ``KeyError`` or ``TypeError`` when it is not one)."""
-        return self.index[node]
-
     @property
     def node_array(self) -> np.ndarray:
         """``nodes`` as a numpy array, to pick many nodes at once (see :meth:`nodes_at`).
@@ -193,6 +220,14 @@ class BackendGraph:
         four times faster than one keyed by the graph's own scattered int
         objects (43 ms against 11 ms for 245K keys, docs/performance.md).
         Other nodes stay the objects themselves.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.path_graph(2)).node_array.dtype
+        dtype('int64')
+        >>> BackendGraph.from_networkx(nx.path_graph("ab")).node_array.tolist()
+        ['a', 'b']
         """
         if "node_array" not in self._cache:
             nodes = self.nodes
@@ -255,7 +290,14 @@ class BackendGraph:
         return self._cache["compact"]
 
     def tails(self) -> np.ndarray:
-        """The tail of every arc, aligned with ``indices``."""
+        """The tail of every arc, aligned with ``indices``.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.DiGraph([(0, 1), (0, 2), (2, 1)])).tails().tolist()
+        [0, 0, 2]
+        """
         if "tails" not in self._cache:
             self._cache["tails"] = np.repeat(np.arange(len(self.nodes), dtype=np.int64),
                                              np.diff(self.indptr))
@@ -263,7 +305,15 @@ class BackendGraph:
 
     @property
     def largest_weight(self):
-        """The largest absolute weight (0 without arcs), computed once."""
+        """The largest absolute weight (0 without arcs), computed once.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendGraph.from_networkx(nx.DiGraph([(0, 1, {"w": -7}), (1, 2, {"w": 3})]),
+        ...                            "w").largest_weight
+        7
+        """
         if "largest" not in self._cache:
             self._cache["largest"] = np.abs(self.weights).max().item() if self.weights.size else 0
         return self._cache["largest"]
@@ -272,6 +322,14 @@ class BackendGraph:
         """``(indptr, indices, weights)`` of the arcs into each node, in ``G._pred`` order.
 
         For an undirected graph, the adjacency itself.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.DiGraph([(2, 0), (1, 0)])
+        >>> indptr, indices, _ = BackendGraph.from_networkx(G).predecessor_csr()
+        >>> indptr.tolist(), indices.tolist()  # node 0 (index 1) hears from 2, then 1
+        ([0, 0, 2, 2], [0, 2])
         """
         if not self.directed:
             return self.indptr, self.indices, self.weights
@@ -293,6 +351,13 @@ class BackendGraph:
         ------
         NotImplementedError
             For infinite weights, which :class:`warpath.Graph` rejects.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = BackendGraph.from_networkx(nx.DiGraph([(0, 1, {"w": 4})]), "w").warpath_graph()
+        >>> g.num_vertices, g.num_edges, g.weights.tolist()
+        (2, 1, [4])
         """
         if "warpath" not in self._cache:
             from ..graph import Graph

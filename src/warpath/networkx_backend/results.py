@@ -17,12 +17,23 @@ Examples
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 
 
 def node_of(graph, node, error):
-    """The index of ``node`` in ``graph``, or raise ``error`` (an exception instance) if absent."""
+    """The index of ``node`` in ``graph``, or raise ``error`` (an exception instance) if absent.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph("ab"))
+    >>> node_of(g, "b", nx.NodeNotFound("no b"))
+    1
+    >>> node_of(g, [], nx.NodeNotFound("not a node"))
+    Traceback (most recent call last):
+    networkx.exception.NodeNotFound: not a node
+    """
     try:
         return graph.index[node]
     except (KeyError, TypeError):
@@ -30,7 +41,16 @@ def node_of(graph, node, error):
 
 
 def index_or_none(graph, node):
-    """The index of ``node``, or ``None`` when it is not a node of ``graph``."""
+    """The index of ``node``, or ``None`` when it is not a node of ``graph``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph(2))
+    >>> index_or_none(g, 1), index_or_none(g, 5), index_or_none(g, {})
+    (1, None, None)
+    """
     try:
         return graph.index.get(node)
     except TypeError:
@@ -42,6 +62,14 @@ def lengths(graph, order, values, sources=()):
 
     ``sources`` keep the integer ``0`` networkx gives a start node, also when
     the other lengths are floats.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph(3))
+    >>> lengths(g, np.array([1, 0, 2]), np.array([7, 0, 7]), sources=[1])
+    {1: 0, 0: 7, 2: 7}
     """
     return lengths_in_order(graph, order, values[order], sources)
 
@@ -67,7 +95,13 @@ def lengths_in_order(graph, order, ordered_values, sources=()):
 
 
 def value(values, i, sources=()):
-    """One length as a Python number (``0`` for a source, as networkx)."""
+    """One length as a Python number (``0`` for a source, as networkx).
+
+    Examples
+    --------
+    >>> value(np.array([0.0, 2.5]), 0, sources=(0,)), value(np.array([0.0, 2.5]), 1)
+    (0, 2.5)
+    """
     if i in sources and values[i] == 0:
         return 0
     return values[i].item()
@@ -79,6 +113,14 @@ def paths_by_parent(graph, starts, order, parent, *, prepend=False):
     ``prepend``: paths run toward the start (``[v] + path(parent)``), as in
     single-target searches.  A node whose parent has no path yet raises the
     ``KeyError`` networkx raises in the same situation.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph("abc"))
+    >>> paths_by_parent(g, [0], np.array([1, 2]), np.array([-1, 0, 1]))
+    {'a': ['a'], 'b': ['a', 'b'], 'c': ['a', 'b', 'c']}
     """
     nodes = graph.nodes
     paths = {nodes[s]: [nodes[s]] for s in starts}
@@ -93,7 +135,16 @@ def paths_by_parent(graph, starts, order, parent, *, prepend=False):
 
 
 def walk_back(graph, parent, target):
-    """The node path from a start to index ``target`` by following ``parent`` (-1 ends it)."""
+    """The node path from a start to index ``target`` by following ``parent`` (-1 ends it).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph("abc"))
+    >>> walk_back(g, np.array([-1, 0, 1]), 2)
+    ['a', 'b', 'c']
+    """
     path = [target]
     limit = parent.shape[0]
     while parent[path[-1]] >= 0 and len(path) <= limit:
@@ -107,6 +158,14 @@ def grouped_lists(graph, keys_order, heads, tails, seed=None):
 
     ``heads``/``tails`` are grouped by head; ``seed`` pre-fills lists
     (networkx's ``{source: []}``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.cycle_graph(4))
+    >>> grouped_lists(g, np.array([0, 1, 3, 2]), np.array([1, 3, 2, 2]), np.array([0, 0, 1, 3]))
+    {0: [], 1: [0], 3: [0], 2: [1, 3]}
     """
     result = {node: [] for node in graph.nodes_at(keys_order)}
     if seed:
@@ -118,8 +177,3 @@ def grouped_lists(graph, keys_order, heads, tails, seed=None):
         for head, lo, hi in zip(graph.nodes_at(heads[starts]), starts.tolist(), ends.tolist()):
             result[head] = tail_nodes[lo:hi]
     return result
-
-
-def no_path(message):
-    """networkx's ``NetworkXNoPath`` with ``message``."""
-    return nx.NetworkXNoPath(message)
