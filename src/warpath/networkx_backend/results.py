@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
+#: Entries per step when a large result dict is built (see :func:`lengths_in_order`).
+DICT_CHUNK = 4096
+
 
 def node_of(graph, node, error):
     """The index of ``node`` in ``graph``, or raise ``error`` (an exception instance) if absent.
@@ -85,7 +88,13 @@ def lengths_in_order(graph, order, ordered_values, sources=()):
     >>> lengths_in_order(g, np.array([1, 2]), np.array([0.0, 2.5]), sources=[1])
     {1: 0, 2: 2.5}
     """
-    result = dict(zip(graph.nodes_at(order), ordered_values.tolist()))
+    result = {}
+    # In chunks: each chunk's new int objects go into the dict while still in cache.  On
+    # Bremen (33K entries, after gc.collect() and a networkx call whose freed objects leave
+    # the allocator's pools scattered) 4.0 ms instead of 4.5; the same on a fresh heap.
+    for start in range(0, order.size, DICT_CHUNK):
+        chunk = slice(start, start + DICT_CHUNK)
+        result.update(zip(graph.nodes_at(order[chunk]), ordered_values[chunk].tolist()))
     if ordered_values.dtype.kind == "f":
         nodes = graph.nodes
         for s in sources:
