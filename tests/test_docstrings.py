@@ -10,7 +10,8 @@ import warpath
 
 
 def _modules():
-    names = []
+    # ``_warpath_nx`` (networkx's light entry point for the backend) lives beside ``warpath``.
+    names = ["_warpath_nx"]
     for info in pkgutil.walk_packages(warpath.__path__, prefix="warpath."):
         if not info.name.endswith("__main__"):  # importing it would run the CLI
             names.append(info.name)

@@ -53,7 +53,14 @@ _GPU = (" With ``nx.config.backends.warpath.device`` \"auto\" (default) or \"cud
 
 
 def get_info():
-    """The ``networkx.backend_info`` entry point: the backend's name, config and functions."""
+    """The ``networkx.backend_info`` entry point: the backend's name, config and functions.
+
+    Examples
+    --------
+    >>> info = get_info()
+    >>> info["backend_name"], sorted(info["functions"]) == sorted(FUNCTIONS)
+    ('warpath', True)
+    """
     return {
         "backend_name": "warpath",
         "project": "warpath",

@@ -51,3 +51,27 @@ def test_warpath_graph_is_the_same_arcs():
     G = nx.DiGraph([(0, 1, {"weight": 3}), (1, 2, {"weight": 4})])
     g = BackendGraph.from_networkx(G, "weight").warpath_graph()
     assert g.num_edges == 2 and g.weights.tolist() == [3, 4]
+
+
+def test_compact_csr_is_the_same_arcs_in_int32_where_exact():
+    G = nx.DiGraph([(0, 1, {"weight": -3}), (1, 2, {"weight": 4}), (2, 0, {"weight": 7})])
+    g = BackendGraph.from_networkx(G, "weight")
+    indptr, indices, weights = g.compact_csr()
+    assert (indptr.dtype, indices.dtype, weights.dtype) == (np.int32,) * 3
+    assert indptr.tolist() == g.indptr.tolist() and indices.tolist() == g.indices.tolist()
+    assert weights.tolist() == g.weights.tolist()
+    big = BackendGraph.from_networkx(nx.DiGraph([(0, 1, {"weight": 2 ** 31})]), "weight")
+    assert big.compact_csr()[2].dtype == np.int64  # beyond int32: kept exact
+    floats = BackendGraph.from_networkx(nx.DiGraph([(0, 1, {"weight": 0.1})]), "weight")
+    assert floats.compact_csr()[2].dtype == np.float64
+
+
+@pytest.mark.parametrize("nodes", [[0, 1, 2, 3], [3, 1, 0, 2], ["a", "b", "c", "d"],
+                                   [0, 1, 2, 2 ** 70]])
+def test_nodes_at_gives_the_nodes_at_positions(nodes):
+    G = nx.Graph()
+    G.add_nodes_from(nodes)
+    g = BackendGraph.from_networkx(G)
+    positions = np.array([3, 0, 2])
+    assert g.nodes_at(positions) == [nodes[i] for i in positions]
+    assert g.nodes_at(positions[:0]) == []

@@ -25,6 +25,20 @@ def test_tally_counts_runs_and_each_kind_of_fallback():
     assert tally.fell_back == {"astar_path": 1, "johnson": 1, "has_path": 1}
     report = tally.report({"johnson", "astar_path", "has_path"})
     assert "warpath ran 2 calls, networkx ran 3 (fell back)" in report
+    assert "  has_path: 1 x raised NotImplementedError: boom" in report
+
+
+def test_tally_keeps_can_run_reasons():
+    tally = DispatchTally()
+    _log(tally, "Backend '%s' can't run `%s` with arguments: %s%s", "warpath", "dijkstra_path",
+         "()", ", because: weight is a function")
+    _log(tally, "Falling back to use 'networkx' instead of '%s' backend for call to '%s' with "
+                "arguments: %s", "warpath", "dijkstra_path", "()")
+    _log(tally, "Backend '%s' can't run `%s` with arguments: %s%s", "other", "dijkstra_path",
+         "()", ", because: not ours")
+    assert tally.reasons == {("dijkstra_path", "weight is a function"): 1}
+    assert tally.report({"dijkstra_path"}).splitlines()[-1] == \
+        "  dijkstra_path: 1 x weight is a function"
 
 
 def test_real_dispatch_is_counted():

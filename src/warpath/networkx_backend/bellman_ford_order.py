@@ -158,6 +158,13 @@ class BellmanFordRun(NamedTuple):
         Nodes in the order they first got a distance (networkx's dict order).
     head, entry, link : ndarrays of int64
         The predecessor lists (see the module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = bellman_ford_scan(np.array([0, 1, 1]), np.array([1]), np.array([-3]), [0])
+    >>> run.cycle_at, run.dist[run.discovered].tolist()
+    (-1, [0, -3])
     """
 
     cycle_at: int
@@ -169,7 +176,18 @@ class BellmanFordRun(NamedTuple):
     link: np.ndarray
 
     def predecessors_of(self, v: int) -> list:
-        """The predecessor list of node index ``v`` (as networkx holds it when the run ended)."""
+        """The predecessor list of node index ``v`` (as networkx holds it when the run ended).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> run = bellman_ford_scan(np.array([0, 2, 3, 3]), np.array([1, 2, 2]),
+        ...                         np.array([1, 2, 1]), [0])
+        >>> run.predecessors_of(2), run.predecessor_lists()
+        ([0, 1], {0: [], 1: [0], 2: [0, 1]})
+        >>> run.first_predecessors().tolist()
+        [-1, 0, 0]
+        """
         out = []
         i = int(self.head[v])
         while i >= 0:
@@ -178,11 +196,27 @@ class BellmanFordRun(NamedTuple):
         return out
 
     def predecessor_lists(self) -> dict:
-        """``{v: [u, ...]}`` for every discovered node index, in discovery order."""
+        """``{v: [u, ...]}`` for every discovered node index, in discovery order.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> bellman_ford_scan(np.array([0, 1, 1]), np.array([1]), np.array([4]),
+        ...                   [0]).predecessor_lists()
+        {0: [], 1: [0]}
+        """
         return {int(v): self.predecessors_of(v) for v in self.discovered}
 
     def first_predecessors(self) -> np.ndarray:
-        """The first entry of each node's list (-1 where empty): the last strict improver."""
+        """The first entry of each node's list (-1 where empty): the last strict improver.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> bellman_ford_scan(np.array([0, 1, 1]), np.array([1]), np.array([4]),
+        ...                   [0]).first_predecessors().tolist()
+        [-1, 0]
+        """
         first = np.full(self.head.shape[0], -1, dtype=np.int64)
         listed = self.head >= 0
         first[listed] = self.entry[self.head[listed]]

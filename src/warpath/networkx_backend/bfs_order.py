@@ -52,7 +52,15 @@ def _bfs_kernel(indptr, indices, source, cutoff):
 
 
 class BFSRun(NamedTuple):
-    """One networkx-order BFS: ``order`` (discovery order), ``level`` (-1 unreached), ``parent``."""
+    """One networkx-order BFS: ``order`` (discovery order), ``level`` (-1 unreached), ``parent``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run = bfs_scan(np.array([0, 1, 1]), np.array([1]), 0)
+    >>> run.order.tolist(), run.level.tolist(), run.parent.tolist()
+    ([0, 1], [0, 1], [-1, 0])
+    """
 
     order: np.ndarray
     level: np.ndarray
@@ -83,6 +91,14 @@ def same_level_predecessors(indptr, indices, run: BFSRun):
     (heads, tails) : ndarrays of int64
         The arcs ``tail -> head`` with ``level[head] == level[tail] + 1``,
         grouped by head in BFS order, each group in BFS order of its tails.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 3, 4, 4]), np.array([1, 2, 3, 3])
+    >>> heads, tails = same_level_predecessors(indptr, indices, bfs_scan(indptr, indices, 0))
+    >>> heads.tolist(), tails.tolist()
+    ([1, 2, 3, 3], [0, 0, 1, 2])
     """
     n = indptr.shape[0] - 1
     rank = np.full(n, n, dtype=np.int64)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .dijkstra_order import _pop_root, _push
+from .dijkstra_order import _pair_pop, _pair_push
 
 NO_NODE = -2  # not reached in that direction (-1 is networkx's ``None``: the search's start)
 
@@ -47,8 +47,8 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
     seen[1, target] = True
     pushed[0] = source
     pushed[1] = target
-    _push(hk[0], hs[0], 0, zero, 0, False)
-    _push(hk[1], hs[1], 0, zero, 1, False)
+    _pair_push(hk[0], hs[0], 0, zero, 0)
+    _pair_push(hk[1], hs[1], 0, zero, 1)
     size[:] = 1
     counter = 2
     final = zero
@@ -60,7 +60,7 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
         other = 1 - direction
         dist = hk[direction, 0]
         v = pushed[hs[direction, 0]]
-        _pop_root(hk[direction], hs[direction], size[direction], False)
+        _pair_pop(hk[direction], hs[direction], size[direction])
         size[direction] -= 1
         if settled[direction, v]:
             continue
@@ -82,7 +82,7 @@ def _bidirectional_kernel(succ_ptr, succ_idx, succ_w, pred_ptr, pred_idx, pred_w
                 seen[direction, w] = True
                 tentative[direction, w] = length
                 pushed[counter] = w
-                _push(hk[direction], hs[direction], size[direction], length, counter, False)
+                _pair_push(hk[direction], hs[direction], size[direction], length, counter)
                 size[direction] += 1
                 counter += 1
                 preds[direction, w] = v
@@ -105,6 +105,14 @@ def bidirectional_dijkstra(succ_csr, pred_csr, source: int, target: int):
     ------
     ValueError
         networkx's ``"Contradictory paths found: negative weights?"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> succ = (np.array([0, 2, 3, 3]), np.array([1, 2, 2]), np.array([1.0, 5.0, 1.0]))
+    >>> pred = (np.array([0, 0, 1, 3]), np.array([0, 0, 1]), np.array([1.0, 5.0, 1.0]))
+    >>> bidirectional_dijkstra(succ, pred, 0, 2), bidirectional_dijkstra(succ, pred, 2, 0)
+    ((2.0, [0, 1, 2]), None)
     """
     if source == target:
         return 0, [source]

@@ -53,15 +53,40 @@ def _dist_key_order(G, stamp_row, u):
     rest = [] if u == 0 or present[0] else [0]
     present[0] = True
     rest += np.flatnonzero(~present).tolist()
-    return first + rest
+    return np.array(first + rest, dtype=np.int64)
 
 
 def floyd_warshall_predecessor_and_distance(G, weight="weight"):
-    """networkx's ``floyd_warshall_predecessor_and_distance``: ``(pred, dist)`` dicts of dicts.
+    """Floyd-Warshall predecessors and lengths (``floyd_warshall_predecessor_and_distance``).
 
-    As networkx's, the inner ``dist`` dicts are ``defaultdict``s answering
-    ``inf`` for a missing key, and ``pred`` has an entry for each node with an
-    edge leaving it (both ends of an undirected edge).
+    The triple loop runs in numba in networkx's order, so values,
+    predecessors and both dicts' key order are networkx's; ``can_run``
+    declines graphs whose four n x n work matrices would pass 4 GiB.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already.
+
+    Returns
+    -------
+    (dict, dict)
+        ``pred``: ``{source: {target: predecessor}}``; ``dist``: ``{source:
+        {target: length}}``, each inner dict a ``defaultdict`` giving ``inf``
+        for unreachable targets, as networkx's.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": 3}), (0, 2, {"weight": 9})])
+    >>> pred, dist = nx.floyd_warshall_predecessor_and_distance(G, backend="warpath")
+    >>> pred[0], dist[0][2], dist[2][0]
+    ({1: 0, 2: 1}, 5, inf)
+
+    See Also
+    --------
+    networkx.floyd_warshall_predecessor_and_distance
     """
     n = len(G)
     tails, heads, weights = _edges_in_networkx_order(G)
@@ -75,7 +100,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     for u in range(n):
         keys = _dist_key_order(G, edge_stamp[u], u)
         inner = defaultdict(_infinity)
-        inner.update(zip(G.node_array[keys].tolist(),
+        inner.update(zip(G.nodes_at(keys),
                          np.where(finite[u, keys], value[u, keys], np.inf).tolist()
                          if value.dtype.kind == "f" else
                          [x if ok else float("inf") for x, ok in
@@ -97,22 +122,74 @@ def _pred_owner_order(G, tails, heads):
 
 
 def _pred_dicts(G, owners, pred, stamp):
-    node_array = G.node_array
     result = {}
     for u in owners:
         keys = np.flatnonzero(stamp[u] >= 0)
         keys = keys[np.argsort(stamp[u, keys], kind="stable")]
-        result[G.nodes[u]] = dict(zip(node_array[keys].tolist(), node_array[pred[u, keys]].tolist()))
+        result[G.nodes[u]] = dict(zip(G.nodes_at(keys), G.nodes_at(pred[u, keys])))
     return result
 
 
 def floyd_warshall(G, weight="weight"):
-    """networkx's ``floyd_warshall``: the ``dist`` of :func:`floyd_warshall_predecessor_and_distance`."""
+    """All-pairs lengths by Floyd-Warshall (networkx's ``floyd_warshall``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already.
+
+    Returns
+    -------
+    dict
+        ``{source: {target: length}}`` (``inf`` where unreachable).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dist = nx.floyd_warshall(nx.path_graph(3), backend="warpath")
+    >>> dict(dist[0])
+    {0: 0, 1: 1, 2: 2}
+
+    See Also
+    --------
+    networkx.floyd_warshall, floyd_warshall_predecessor_and_distance
+    """
     return floyd_warshall_predecessor_and_distance(G, weight=weight)[1]
 
 
 def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
-    """networkx's ``floyd_warshall_numpy``: the distance matrix (float64) in ``nodelist`` order."""
+    """All-pairs lengths as a matrix (networkx's ``floyd_warshall_numpy``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    nodelist : list, optional
+        Row and column order: every node once (default: graph order).
+    weight : str
+        Read by the conversion already.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, ``inf`` where unreachable.
+
+    Raises
+    ------
+    NetworkXError
+        If ``nodelist`` is not every node exactly once.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "b", {"weight": 2.5})])
+    >>> nx.floyd_warshall_numpy(G, nodelist=["b", "a"], backend="warpath").tolist()
+    [[0.0, inf], [2.5, 0.0]]
+
+    See Also
+    --------
+    networkx.floyd_warshall_numpy
+    """
     if nodelist is not None:
         if not (len(nodelist) == len(G) == len(set(nodelist))):
             raise nx.NetworkXError(

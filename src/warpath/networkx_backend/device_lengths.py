@@ -31,7 +31,13 @@ SOURCE_BATCH = 256
 
 
 def configured_device() -> str:
-    """``nx.config.backends.warpath.device``, or ``"auto"`` when networkx has no such setting."""
+    """``nx.config.backends.warpath.device``, or ``"auto"`` when networkx has no such setting.
+
+    Examples
+    --------
+    >>> configured_device() in ("auto", "cpu", "cuda")
+    True
+    """
     import networkx as nx
 
     try:
@@ -62,13 +68,29 @@ def _as_dict(G, source, distances, exact):
     reached = np.flatnonzero(np.isfinite(distances))
     reached = reached[reached != source]
     order = np.r_[source, reached[np.argsort(distances[reached], kind="stable")]]
-    result = dict(zip(G.node_array[order].tolist(), values[order].tolist()))
+    result = dict(zip(G.nodes_at(order), values[order].tolist()))
     result[G.nodes[source]] = 0
     return result
 
 
 def lengths_from(G, starts, cutoff, *, device=None):
-    """The lengths dict from one start on the GPU, or ``None`` when the CPU kernels should run."""
+    """The lengths dict from one start on the GPU, or ``None`` when the CPU kernels should run.
+
+    ``device``: ``"auto"``, ``"cpu"`` or ``"cuda"``; ``None`` reads
+    :func:`configured_device`.  ``None`` comes back for the CPU, a ``cutoff``,
+    several distinct starts, negative weights, or weights
+    :class:`warpath.Graph` cannot hold.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.cycle_graph(4), "weight")
+    >>> lengths_from(g, [0], None, device="cuda")
+    {0: 0, 1: 1, 3: 1, 2: 2}
+    >>> lengths_from(g, [0], 2, device="cuda") is None  # a cutoff: networkx's order on the CPU
+    True
+    """
     if len(set(starts)) != 1 or not _gpu_chosen(G, cutoff, device):
         return None
     import warpath
@@ -78,7 +100,22 @@ def lengths_from(G, starts, cutoff, *, device=None):
 
 
 def all_pairs_lengths(G, cutoff, *, device=None):
-    """A generator of ``(node, lengths)`` computed on the GPU, or ``None`` for the CPU kernels."""
+    """A generator of ``(node, lengths)`` computed on the GPU, or ``None`` for the CPU kernels.
+
+    The rows come from ``warpath.multi_source`` in batches of
+    ``SOURCE_BATCH`` sources (or one ``warpath.sssp`` each when no GPU
+    multi-source method is registered).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> g = BackendGraph.from_networkx(nx.path_graph(3), "weight")
+    >>> dict(all_pairs_lengths(g, None, device="cuda"))[2]
+    {2: 0, 1: 1, 0: 2}
+    >>> all_pairs_lengths(g, None, device="cpu") is None
+    True
+    """
     if len(G) == 0 or not _gpu_chosen(G, cutoff, device):
         return None
     return _all_pairs_rows(G)

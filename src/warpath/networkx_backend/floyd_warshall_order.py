@@ -62,6 +62,14 @@ def floyd_warshall_dicts_kernel(n, edge_tails, edge_heads, edge_weights, undirec
         When ``pred[u][v]`` was first set (its key's place in networkx's inner dict).
     edge_clock : int
         The stamps below this were set while reading the edges.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> value, finite, pred, stamp, clock = floyd_warshall_dicts_kernel(
+    ...     3, np.array([0, 1]), np.array([1, 2]), np.array([2, 3]), False)
+    >>> int(value[0, 2]), int(pred[0, 2]), bool(finite[2, 0])  # directed: 2 cannot reach 0
+    (5, 1, False)
     """
     value = np.zeros((n, n), edge_weights.dtype)
     finite = np.zeros((n, n), np.bool_)
@@ -99,7 +107,15 @@ def floyd_warshall_dicts_kernel(n, edge_tails, edge_heads, edge_weights, undirec
 
 @njit(cache=True)
 def floyd_warshall_numpy_kernel(a):
-    """networkx's ``floyd_warshall_numpy`` loop on the float64 matrix ``a`` (changed in place)."""
+    """networkx's ``floyd_warshall_numpy`` loop on the float64 matrix ``a`` (changed in place).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> floyd_warshall_numpy_kernel(np.array([[0.0, 1.0, 9.0], [np.inf, 0.0, 2.0],
+    ...                                       [np.inf, np.inf, 0.0]]))[0].tolist()
+    [0.0, 1.0, 3.0]
+    """
     n = a.shape[0]
     row = np.empty(n, np.float64)
     col = np.empty(n, np.float64)

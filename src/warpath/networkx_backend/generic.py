@@ -77,7 +77,46 @@ def _answer(table, G, source, target, weight, method):
 
 
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
-    """networkx's ``shortest_path``: a path, a dict of paths, or an iterator of them."""
+    """A shortest path, or dicts of them, as networkx's ``shortest_path`` picks.
+
+    Without ``weight``, breadth-first searches; with it, Dijkstra or
+    Bellman-Ford (``method``); between two nodes the bidirectional searches,
+    toward a target alone the reverse graph, as networkx chooses.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes, optional
+    weight : str, optional
+        ``None``: every edge counts 1.
+    method : {"dijkstra", "bellman-ford"}
+
+    Returns
+    -------
+    list, dict, or iterator
+        One path; ``{node: path}`` from ``source`` or into ``target``; or
+        ``(node, paths)`` pairs for all nodes.
+
+    Raises
+    ------
+    ValueError
+        For another ``method``.
+    NodeNotFound, NetworkXNoPath
+        As the search chosen raises them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 5}), (1, 2, {"weight": 1}), (0, 2, {"weight": 1})])
+    >>> nx.shortest_path(G, 0, 1, backend="warpath")
+    [0, 1]
+    >>> nx.shortest_path(G, 0, 1, weight="weight", backend="warpath")
+    [0, 2, 1]
+
+    See Also
+    --------
+    networkx.shortest_path
+    """
     paths = _answer(_PATHS, G, source, target, weight, method)
     if source is None and target is not None:
         for end in paths:  # found on the reverse graph: turn each around
@@ -86,12 +125,72 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 
 
 def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
-    """networkx's ``shortest_path_length``: a length, a dict of lengths, or an iterator of them."""
+    """A shortest-path length, or dicts of them, as networkx's ``shortest_path_length`` picks.
+
+    The same choice of search as :func:`shortest_path`.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes, optional
+    weight : str, optional
+        ``None``: every edge counts 1.
+    method : {"dijkstra", "bellman-ford"}
+
+    Returns
+    -------
+    number, dict, or iterator
+
+    Raises
+    ------
+    ValueError
+        For another ``method``.
+    NodeNotFound, NetworkXNoPath
+        As the search chosen raises them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 3}), (1, 2, {"weight": -1})])
+    >>> nx.shortest_path_length(G, target=2, weight="weight", method="bellman-ford",
+    ...                         backend="warpath")
+    {2: 0, 1: -1, 0: 2}
+
+    See Also
+    --------
+    networkx.shortest_path_length
+    """
     return _answer(_LENGTHS, G, source, target, weight, method)
 
 
 def has_path(G, source, target):
-    """networkx's ``has_path``: whether ``target`` is reachable from ``source``."""
+    """Whether ``target`` can be reached from ``source`` (networkx's ``has_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    NodeNotFound
+        If either node is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1)])
+    >>> nx.has_path(G, 0, 1, backend="warpath"), nx.has_path(G, 1, 0, backend="warpath")
+    (True, False)
+
+    See Also
+    --------
+    networkx.has_path
+    """
     try:
         unweighted.bidirectional_shortest_path(G, source, target)
     except nx.NetworkXNoPath:

@@ -61,7 +61,17 @@ def _arguments(name, args, kwargs):
 
 
 class BackendInterface:
-    """warpath as a networkx backend: the implemented functions plus the dispatcher's hooks."""
+    """warpath as a networkx backend: the implemented functions plus the dispatcher's hooks.
+
+    Each function networkx may dispatch (``_warpath_nx.FUNCTIONS``) is a
+    static method of this class, taken from the module that implements it.
+
+    Examples
+    --------
+    >>> BackendInterface.dijkstra_path is importlib.import_module(
+    ...     "warpath.networkx_backend.weighted").dijkstra_path
+    True
+    """
 
     @staticmethod
     def convert_from_nx(graph, *, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
@@ -69,12 +79,42 @@ class BackendInterface:
                         graph_name=None):
         """A :class:`~.graph.BackendGraph` holding ``graph``'s arcs and the one weight asked for.
 
+        Parameters
+        ----------
+        graph : networkx.Graph or BackendGraph
+            A backend graph is returned as it is.
+        edge_attrs : dict, optional
+            ``{weight attribute: default}`` as networkx's dispatcher asks; at
+            most one attribute, with networkx's default of 1.
+        node_attrs, preserve_node_attrs, name, graph_name
+            Accepted and unused (the shortest-path functions read no node data).
+        preserve_edge_attrs : bool
+            ``True`` (all edge data, which a callable ``weight`` needs) is declined.
+        preserve_graph_attrs : bool
+            Keep ``graph.graph`` on the backend graph.
+
+        Returns
+        -------
+        BackendGraph
+
         Raises
         ------
         NotImplementedError
             When all edge attributes are asked for (a callable ``weight``), for
             more than one weight attribute or a default other than networkx's 1,
-            and for weights warpath cannot use exactly.
+            and for weights warpath cannot use exactly.  networkx then runs
+            its own implementation (when fallback is allowed).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = BackendInterface.convert_from_nx(nx.DiGraph([(0, 1, {"w": 2.5})]),
+        ...                                      edge_attrs={"w": 1})
+        >>> g.weights.tolist(), g.weight_name
+        ([2.5], 'w')
+        >>> BackendInterface.convert_from_nx(nx.DiGraph(), edge_attrs={"w": 0})
+        Traceback (most recent call last):
+        NotImplementedError: a default weight of 0 (warpath uses 1)
         """
         if isinstance(graph, BackendGraph):
             return graph
@@ -95,14 +135,38 @@ class BackendInterface:
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
-        """Results are already networkx's types; a backend graph becomes a networkx graph."""
+        """Results are already networkx's types; a backend graph becomes a networkx graph.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = BackendInterface.convert_from_nx(nx.path_graph(3))
+        >>> list(BackendInterface.convert_to_nx(g).edges), BackendInterface.convert_to_nx({0: 1})
+        ([(0, 1), (1, 2)], {0: 1})
+        """
         if isinstance(obj, BackendGraph):
             return obj.to_networkx()
         return obj
 
     @staticmethod
     def can_run(name, args, kwargs):
-        """``True``, or the reason warpath cannot give networkx's answer for these arguments."""
+        """``True``, or the reason warpath cannot give networkx's answer for these arguments.
+
+        Declined: functions warpath does not implement, a callable ``weight``
+        (networkx calls it only on the arcs its search scans, and user code
+        may rely on that; warpath would have to call it on every arc first),
+        a backend graph holding another weight attribute, and the dict
+        Floyd-Warshall beyond ``FLOYD_WARSHALL_MAX_BYTES`` of work matrices.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.path_graph(3)
+        >>> BackendInterface.can_run("dijkstra_path", (G, 0, 2), {"weight": "cost"})
+        True
+        >>> BackendInterface.can_run("astar_path", (G, 0, 2), {})
+        'warpath does not implement astar_path'
+        """
         if name not in FUNCTIONS:
             return f"warpath does not implement {name}"
         arguments = _arguments(name, args, kwargs)
@@ -124,7 +188,19 @@ class BackendInterface:
 
     @staticmethod
     def should_run(name, args, kwargs):
-        """Whether warpath is worth it: not on graphs so small that conversion dominates."""
+        """Whether warpath is worth it: not on graphs so small that conversion dominates.
+
+        Only automatic dispatch (``NETWORKX_BACKEND_PRIORITY``) asks this; an
+        explicit ``backend="warpath"`` runs warpath whatever the size.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> BackendInterface.should_run("dijkstra_path", (nx.path_graph(3), 0, 2), {})
+        'fewer than 100 nodes: networkx is as fast'
+        >>> BackendInterface.should_run("dijkstra_path", (nx.path_graph(200), 0, 2), {})
+        True
+        """
         graph = args[0] if args else kwargs.get("G")
         if graph is not None and not isinstance(graph, BackendGraph) \
                 and len(graph) < SMALL_GRAPH_NODES:

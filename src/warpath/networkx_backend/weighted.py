@@ -27,8 +27,8 @@ from . import device_lengths
 from .bellman_ford_order import bellman_ford_scan
 from .bidirectional_dijkstra import bidirectional_dijkstra as _bidirectional_scan
 from .dijkstra_order import dijkstra_scan, tight_predecessors
-from .results import (grouped_lists, index_or_none, lengths, node_of, paths_by_parent, value,
-                      walk_back)
+from .results import (grouped_lists, index_or_none, lengths, lengths_in_order, node_of,
+                      paths_by_parent, value, walk_back)
 
 
 def _source_indices(G, sources):
@@ -38,25 +38,94 @@ def _source_indices(G, sources):
     return [node_of(G, s, nx.NodeNotFound(f"Node {s} not found in graph")) for s in sources]
 
 
-def _run_dijkstra(G, starts, cutoff=None, target=None):
+def _run_dijkstra(G, starts, cutoff=None, target=None, *, record=True):
+    """The networkx-order Dijkstra on ``G``'s compact arrays (``record``: parents too)."""
     target_index = index_or_none(G, target) if target is not None else None
-    return dijkstra_scan(G.indptr, G.indices, G.weights, starts, cutoff,
-                         -1 if target_index is None else target_index, G.largest_weight)
+    indptr, indices, weights = G.compact_csr()
+    return dijkstra_scan(indptr, indices, weights, starts, cutoff,
+                         -1 if target_index is None else target_index, G.largest_weight,
+                         record=record)
 
 
 # ------------------------------------------------------------------ Dijkstra
 
 def dijkstra_path(G, source, target, weight="weight"):
-    """networkx's ``dijkstra_path``: the node list of a shortest path."""
+    """The nodes of a shortest path from ``source`` to ``target`` (networkx's ``dijkstra_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    list
+        The path networkx returns: among equal paths, the one its search finds.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` cannot be reached.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.dijkstra_path(G, 0, 3, backend="warpath")
+    [0, 2, 1, 3]
+
+    See Also
+    --------
+    networkx.dijkstra_path, single_source_dijkstra
+    """
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
 def dijkstra_path_length(G, source, target, weight="weight"):
-    """networkx's ``dijkstra_path_length``."""
+    """The length of a shortest path from ``source`` to ``target`` (``dijkstra_path_length``).
+
+    The search stops when ``target`` settles, as networkx's does.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    int or float
+        ``0`` when ``source == target``.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` cannot be reached.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.dijkstra_path_length(G, 0, 3, backend="warpath")
+    4
+
+    See Also
+    --------
+    networkx.dijkstra_path_length
+    """
     s = node_of(G, source, nx.NodeNotFound(f"Node {source} not found in graph"))
     if source == target:
         return 0
-    run = _run_dijkstra(G, [s], target=target)
+    run = _run_dijkstra(G, [s], target=target, record=False)
     t = index_or_none(G, target)
     if t is None or run.order.size == 0 or run.order[-1] != t:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
@@ -64,37 +133,257 @@ def dijkstra_path_length(G, source, target, weight="weight"):
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
-    """networkx's ``single_source_dijkstra_path``: ``{node: path}``."""
+    """Shortest paths from ``source`` to each node it reaches (``single_source_dijkstra_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: path}`` in the order networkx settles the nodes.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.single_source_dijkstra_path(G, 0, backend="warpath")
+    {0: [0], 2: [0, 2], 1: [0, 2, 1], 3: [0, 2, 1, 3]}
+
+    See Also
+    --------
+    networkx.single_source_dijkstra_path, multi_source_dijkstra
+    """
     return multi_source_dijkstra_path(G, {source}, cutoff=cutoff, weight=weight)
 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-    """networkx's ``single_source_dijkstra_path_length``: ``{node: length}`` (GPU when chosen)."""
+    """Shortest-path lengths from ``source`` (``single_source_dijkstra_path_length``).
+
+    The lengths-only search records no parents, so it is the backend's
+    fastest Dijkstra (``docs/performance.md``).  With
+    ``nx.config.backends.warpath.device`` "auto" or "cuda", a usable GPU,
+    no ``cutoff`` and non-negative weights, warpath's GPU SSSP gives the
+    same lengths, listed by distance with ties in graph order.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: length}`` in the order networkx settles the nodes.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.single_source_dijkstra_path_length(G, 0, backend="warpath")
+    {0: 0, 2: 1, 1: 3, 3: 4}
+    >>> nx.single_source_dijkstra_path_length(G, 0, cutoff=3, backend="warpath")
+    {0: 0, 2: 1, 1: 3}
+
+    See Also
+    --------
+    networkx.single_source_dijkstra_path_length, multi_source_dijkstra_path_length
+    """
     return multi_source_dijkstra_path_length(G, {source}, cutoff=cutoff, weight=weight)
 
 
 def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
-    """networkx's ``single_source_dijkstra``: ``(lengths, paths)`` or, with a target, one pair."""
+    """Lengths and paths from ``source``, or to one ``target`` (``single_source_dijkstra``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    target : node, optional
+        Stop when it settles and return its length and path only.
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    (dict, dict) or (number, list)
+        ``(lengths, paths)`` keyed by node in settle order, or with a
+        ``target`` its ``(length, path)``.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` is given and cannot be reached.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.single_source_dijkstra(G, 0, target=3, backend="warpath")
+    (4, [0, 2, 1, 3])
+    >>> nx.single_source_dijkstra(G, 1, backend="warpath")
+    ({1: 0, 3: 1}, {1: [1], 3: [1, 3]})
+
+    See Also
+    --------
+    networkx.single_source_dijkstra, multi_source_dijkstra
+    """
     return multi_source_dijkstra(G, {source}, target=target, cutoff=cutoff, weight=weight)
 
 
 def multi_source_dijkstra_path(G, sources, cutoff=None, weight="weight"):
-    """networkx's ``multi_source_dijkstra_path``."""
+    """Shortest paths from the nearest of ``sources`` (``multi_source_dijkstra_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    sources : non-empty iterable of nodes
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: path}``, each path starting at one of ``sources``.
+
+    Raises
+    ------
+    ValueError
+        If ``sources`` is empty.
+    NodeNotFound
+        If a source is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.multi_source_dijkstra_path(G, {1, 2}, backend="warpath")
+    {1: [1], 2: [2], 3: [1, 3]}
+
+    See Also
+    --------
+    networkx.multi_source_dijkstra_path, multi_source_dijkstra
+    """
     return multi_source_dijkstra(G, sources, cutoff=cutoff, weight=weight)[1]
 
 
 def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
-    """networkx's ``multi_source_dijkstra_path_length`` (one source may run on the GPU)."""
+    """Lengths from the nearest of ``sources`` (``multi_source_dijkstra_path_length``).
+
+    Lengths only: the search records no parents.  One source (repeated or
+    not) may run on the GPU as :func:`single_source_dijkstra_path_length` does.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    sources : non-empty iterable of nodes
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: length}`` in the order networkx settles the nodes.
+
+    Raises
+    ------
+    ValueError
+        If ``sources`` is empty.
+    NodeNotFound
+        If a source is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.multi_source_dijkstra_path_length(G, {1, 2}, backend="warpath")
+    {1: 0, 2: 0, 3: 1}
+
+    See Also
+    --------
+    networkx.multi_source_dijkstra_path_length
+    """
     starts = _source_indices(G, sources)
     on_device = device_lengths.lengths_from(G, starts, cutoff)
     if on_device is not None:
         return on_device
-    run = _run_dijkstra(G, starts, cutoff)
-    return lengths(G, run.order, run.dist, starts)
+    run = _run_dijkstra(G, starts, cutoff, record=False)
+    return lengths_in_order(G, run.order, run.order_dist, starts)
 
 
 def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight"):
-    """networkx's ``multi_source_dijkstra``."""
+    """Lengths and paths from the nearest of ``sources`` (``multi_source_dijkstra``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    sources : non-empty iterable of nodes
+    target : node, optional
+        Stop when it settles and return its length and path only.
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    (dict, dict) or (number, list)
+        ``(lengths, paths)``, or with a ``target`` its ``(length, path)``.
+
+    Raises
+    ------
+    ValueError
+        If ``sources`` is empty.
+    NodeNotFound
+        If a source is not in ``G``.
+    NetworkXNoPath
+        If ``target`` is given and cannot be reached.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.multi_source_dijkstra(G, {0, 1}, target=3, backend="warpath")
+    (1, [1, 3])
+
+    See Also
+    --------
+    networkx.multi_source_dijkstra
+    """
     starts = _source_indices(G, sources)
     if target in sources:
         return (0, [target])
@@ -102,7 +391,7 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     if target is None:
         distinct = list(dict.fromkeys(starts))
         paths = paths_by_parent(G, distinct, run.order[len(distinct):], run.parent)
-        return lengths(G, run.order, run.dist, starts), paths
+        return lengths_in_order(G, run.order, run.order_dist, starts), paths
     t = index_or_none(G, target)
     if t is None or run.order.size == 0 or run.order[-1] != t:
         raise nx.NetworkXNoPath(f"No path to {target}.")
@@ -110,22 +399,111 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
 
 
 def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
-    """networkx's ``dijkstra_predecessor_and_distance``: ``(pred, dist)``, all tight predecessors."""
+    """Tight predecessors and lengths from ``source`` (``dijkstra_predecessor_and_distance``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    (dict, dict)
+        ``pred``: ``{node: [predecessors]}``, all the tight ones, in the
+        order networkx appends them; ``dist``: ``{node: length}``.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> pred, dist = nx.dijkstra_predecessor_and_distance(G, 0, backend="warpath")
+    >>> pred, dist
+    ({0: [], 1: [0], 3: [0], 2: [1, 3]}, {0: 0, 1: 1, 3: 1, 2: 2})
+
+    See Also
+    --------
+    networkx.dijkstra_predecessor_and_distance
+    """
     s = node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
     run = _run_dijkstra(G, [s], cutoff)
     heads, tails = tight_predecessors(G.indptr, G.indices, G.weights, run)
     pred = grouped_lists(G, run.discovered, heads, tails)
-    return pred, lengths(G, run.order, run.dist, (s,))
+    return pred, lengths_in_order(G, run.order, run.order_dist, (s,))
 
 
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
-    """networkx's ``all_pairs_dijkstra``: yields ``(node, (lengths, paths))``."""
+    """Lengths and paths from every node (networkx's ``all_pairs_dijkstra``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    iterator
+        ``(node, (lengths, paths))`` for each node in graph order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> dict(nx.all_pairs_dijkstra(G, backend="warpath"))[1]
+    ({1: 0, 3: 1}, {1: [1], 3: [1, 3]})
+
+    See Also
+    --------
+    networkx.all_pairs_dijkstra
+    """
     for n in G:
         yield (n, single_source_dijkstra(G, n, cutoff=cutoff, weight=weight))
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
-    """networkx's ``all_pairs_dijkstra_path_length``: yields ``(node, lengths)`` (GPU when chosen)."""
+    """Shortest-path lengths from every node (``all_pairs_dijkstra_path_length``).
+
+    On the GPU (``nx.config.backends.warpath.device``, see
+    :func:`single_source_dijkstra_path_length`) the rows come from
+    warpath's multi-source SSSP in batches.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    iterator
+        ``(node, {node: length})`` for each node in graph order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> dict(nx.all_pairs_dijkstra_path_length(G, backend="warpath"))[2]
+    {2: 0, 1: 2, 3: 3}
+
+    See Also
+    --------
+    networkx.all_pairs_dijkstra_path_length
+    """
     on_device = device_lengths.all_pairs_lengths(G, cutoff)
     if on_device is not None:
         yield from on_device
@@ -135,13 +513,70 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
 
 
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
-    """networkx's ``all_pairs_dijkstra_path``: yields ``(node, paths)``."""
+    """Shortest paths from every node (networkx's ``all_pairs_dijkstra_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    cutoff : int or float, optional
+        Paths longer than this are not followed (networkx's rule).
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    iterator
+        ``(node, {node: path})`` for each node in graph order.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> dict(nx.all_pairs_dijkstra_path(G, backend="warpath"))[2]
+    {2: [2], 1: [2, 1], 3: [2, 1, 3]}
+
+    See Also
+    --------
+    networkx.all_pairs_dijkstra_path
+    """
     for n in G:
         yield (n, single_source_dijkstra_path(G, n, cutoff=cutoff, weight=weight))
 
 
 def bidirectional_dijkstra(G, source, target, weight="weight"):
-    """networkx's ``bidirectional_dijkstra``: ``(length, path)`` by its alternating search."""
+    """Length and path between two nodes by networkx's two-way search (``bidirectional_dijkstra``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    (number, list)
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` or ``target`` is not in ``G``.
+    NetworkXNoPath
+        If no path joins them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, 2), (1, 3, 1)])
+    >>> nx.bidirectional_dijkstra(G, 0, 3, backend="warpath")
+    (4, [0, 2, 1, 3])
+
+    See Also
+    --------
+    networkx.bidirectional_dijkstra
+    """
     s = node_of(G, source, nx.NodeNotFound(f"Source {source} is not in G"))
     t = node_of(G, target, nx.NodeNotFound(f"Target {target} is not in G"))
     if source == target:
@@ -173,7 +608,44 @@ def _bellman_ford_source(G, source):
 
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight",
                                           heuristic=False):
-    """networkx's ``bellman_ford_predecessor_and_distance``: ``(pred, dist)``."""
+    """Bellman-Ford predecessors and lengths (``bellman_ford_predecessor_and_distance``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    target : node, optional
+        Accepted as networkx accepts it; the whole search runs either way.
+    weight : str
+        Read by the conversion already (module docstring).
+    heuristic : bool
+        networkx's early negative-cycle check; it changes only how soon a
+        cycle is noticed.
+
+    Returns
+    -------
+    (dict, dict)
+        ``pred`` (``{node: [predecessors]}``) and ``dist`` (``{node: length}``).
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.bellman_ford_predecessor_and_distance(G, 0, backend="warpath")
+    ({0: [], 1: [2], 2: [0], 3: [1]}, {0: 0, 1: 1, 2: 3, 3: 2})
+
+    See Also
+    --------
+    networkx.bellman_ford_predecessor_and_distance, single_source_bellman_ford
+    """
     s = node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
     if _negative_self_loop(G):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
@@ -198,7 +670,42 @@ def _bellman_ford_paths(G, s, run, target):
 
 
 def single_source_bellman_ford(G, source, target=None, weight="weight"):
-    """networkx's ``single_source_bellman_ford``: ``(lengths, paths)`` or one pair."""
+    """Bellman-Ford lengths and paths, or one ``target``'s (``single_source_bellman_ford``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    target : node, optional
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    (dict, dict) or (number, list)
+        ``(lengths, paths)``, or with a ``target`` its ``(length, path)``.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` is given and cannot be reached.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.single_source_bellman_ford(G, 0, target=3, backend="warpath")
+    (2, [0, 2, 1, 3])
+
+    See Also
+    --------
+    networkx.single_source_bellman_ford
+    """
     if source == target:
         node_of(G, source, nx.NodeNotFound(f"Node {source} is not found in the graph"))
         return (0, [source])
@@ -213,12 +720,78 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
 
 
 def bellman_ford_path(G, source, target, weight="weight"):
-    """networkx's ``bellman_ford_path``."""
+    """The nodes of a shortest path by Bellman-Ford (networkx's ``bellman_ford_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    list
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` cannot be reached.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.bellman_ford_path(G, 0, 1, backend="warpath")
+    [0, 2, 1]
+
+    See Also
+    --------
+    networkx.bellman_ford_path
+    """
     return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
-    """networkx's ``bellman_ford_path_length``."""
+    """The length of a shortest path by Bellman-Ford (networkx's ``bellman_ford_path_length``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source, target : nodes
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    int or float
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXNoPath
+        If ``target`` cannot be reached.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.bellman_ford_path_length(G, 0, 3, backend="warpath")
+    2
+
+    See Also
+    --------
+    networkx.bellman_ford_path_length
+    """
     if source == target:
         node_of(G, source, nx.NodeNotFound(f"Node {source} not found in graph"))
         return 0
@@ -231,36 +804,185 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
 
 
 def single_source_bellman_ford_path(G, source, weight="weight"):
-    """networkx's ``single_source_bellman_ford_path``."""
+    """Bellman-Ford shortest paths from ``source`` (``single_source_bellman_ford_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: path}``, the source first, then in discovery order.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.single_source_bellman_ford_path(G, 0, backend="warpath")
+    {0: [0], 1: [0, 2, 1], 2: [0, 2], 3: [0, 2, 1, 3]}
+
+    See Also
+    --------
+    networkx.single_source_bellman_ford_path
+    """
     return single_source_bellman_ford(G, source, weight=weight)[1]
 
 
 def single_source_bellman_ford_path_length(G, source, weight="weight"):
-    """networkx's ``single_source_bellman_ford_path_length``."""
+    """Bellman-Ford lengths from ``source`` (``single_source_bellman_ford_path_length``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{node: length}`` in discovery order.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXUnbounded
+        If a negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.single_source_bellman_ford_path_length(G, 0, backend="warpath")
+    {0: 0, 1: 1, 2: 3, 3: 2}
+
+    See Also
+    --------
+    networkx.single_source_bellman_ford_path_length
+    """
     s = _bellman_ford_source(G, source)
     run = _run_bellman_ford(G, [s])
     return lengths(G, run.discovered, run.dist, (s,))
 
 
 def all_pairs_bellman_ford_path_length(G, weight="weight"):
-    """networkx's ``all_pairs_bellman_ford_path_length``: yields ``(node, lengths)``."""
+    """Bellman-Ford lengths from every node (``all_pairs_bellman_ford_path_length``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    iterator
+        ``(node, {node: length})`` for each node in graph order.
+
+    Raises
+    ------
+    NetworkXUnbounded
+        When a row's search meets a negative cycle.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> dict(nx.all_pairs_bellman_ford_path_length(G, backend="warpath"))[2]
+    {2: 0, 1: -2, 3: -1}
+
+    See Also
+    --------
+    networkx.all_pairs_bellman_ford_path_length
+    """
     for n in G:
         yield (n, dict(single_source_bellman_ford_path_length(G, n, weight=weight)))
 
 
 def all_pairs_bellman_ford_path(G, weight="weight"):
-    """networkx's ``all_pairs_bellman_ford_path``: yields ``(node, paths)``."""
+    """Bellman-Ford paths from every node (networkx's ``all_pairs_bellman_ford_path``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    iterator
+        ``(node, {node: path})`` for each node in graph order.
+
+    Raises
+    ------
+    NetworkXUnbounded
+        When a row's search meets a negative cycle.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> dict(nx.all_pairs_bellman_ford_path(G, backend="warpath"))[2]
+    {2: [2], 1: [2, 1], 3: [2, 1, 3]}
+
+    See Also
+    --------
+    networkx.all_pairs_bellman_ford_path
+    """
     for n in G:
         yield (n, single_source_bellman_ford_path(G, n, weight=weight))
 
 
 def negative_edge_cycle(G, weight="weight", heuristic=True):
-    """networkx's ``negative_edge_cycle``: whether the graph has a negative cycle anywhere.
+    """Whether ``G`` has a negative cycle anywhere (networkx's ``negative_edge_cycle``).
 
-    warpath's Johnson potentials (Bellman-Ford from every node at once) decide
-    it; graphs :class:`warpath.Graph` cannot hold (infinite weights) take the
-    networkx-order search instead.  ``heuristic`` changes only how soon
-    networkx notices a cycle, not the answer.
+    warpath's Johnson potentials (Bellman-Ford from every node at once)
+    decide it; graphs :class:`warpath.Graph` cannot hold (infinite weights)
+    take the networkx-order search instead.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already (module docstring).
+    heuristic : bool
+        networkx's early check; it changes how soon networkx notices a
+        cycle, not the answer.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.negative_edge_cycle(G, backend="warpath")
+    False
+    >>> G.add_edge(1, 2, weight=1)
+    >>> nx.negative_edge_cycle(G, backend="warpath")
+    True
+
+    See Also
+    --------
+    networkx.negative_edge_cycle, find_negative_cycle
     """
     if G.indices.size == 0:
         return False
@@ -284,7 +1006,40 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
 
 
 def find_negative_cycle(G, source, weight="weight"):
-    """networkx's ``find_negative_cycle``: the cycle its Bellman-Ford detects first."""
+    """The negative cycle networkx's Bellman-Ford from ``source`` finds (``find_negative_cycle``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    list
+        The cycle's nodes, the first repeated at the end.
+
+    Raises
+    ------
+    NodeNotFound
+        If ``source`` is not in ``G``.
+    NetworkXError
+        If no negative cycle is reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> G.add_edge(1, 2, weight=1)
+    >>> nx.find_negative_cycle(G, 0, backend="warpath")
+    [2, 1, 2]
+
+    See Also
+    --------
+    networkx.find_negative_cycle, negative_edge_cycle
+    """
     s = _bellman_ford_source(G, source)
     run = bellman_ford_scan(G.indptr, G.indices, G.weights, [s], True)
     if run.cycle_at < 0:
@@ -323,7 +1078,36 @@ def _cycle_through(run, v):
 
 
 def johnson(G, weight="weight"):
-    """networkx's ``johnson``: ``{source: {target: path}}`` after Bellman-Ford reweighting."""
+    """Shortest paths between all pairs by Johnson's reweighting (networkx's ``johnson``).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str
+        Read by the conversion already (module docstring).
+
+    Returns
+    -------
+    dict
+        ``{source: {target: path}}``.
+
+    Raises
+    ------
+    NetworkXUnbounded
+        If ``G`` has a negative cycle.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph()
+    >>> G.add_weighted_edges_from([(0, 1, 4), (0, 2, 3), (2, 1, -2), (1, 3, 1)])
+    >>> nx.johnson(G, backend="warpath")[0]
+    {0: [0], 2: [0, 2], 1: [0, 2, 1], 3: [0, 2, 1, 3]}
+
+    See Also
+    --------
+    networkx.johnson
+    """
     starts = np.arange(len(G))
     run = _run_bellman_ford(G, starts)
     h = run.dist
