@@ -394,7 +394,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
     bound = None
     if near_far:  # no negative cycle possible: the bound only guards against a runaway loop
-        bound = problem.n * (int(path_length_bound(problem.graph) / delta) + 2)
+        bound = min(problem.n * (int(path_length_bound(problem.graph) / delta) + 2), 2**62)
     stats, negative = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
                             max_rounds=bound)
     if not negative:
@@ -429,12 +429,15 @@ def _near_far_choice(dgraph, near_far, delta):
         return False, 0.0
     if not usable:
         raise NegativeWeightError("near_far needs non-negative weights, not all zero")
-    if delta is None:
-        from ..negative_cycles import host_graph
+    if delta is None:  # once per graph: the mean weight reads every arc
+        if "hbf_delta" not in dgraph._cache:
+            from ..negative_cycles import host_graph
 
-        host = host_graph(dgraph)
-        mean = float(np.mean(host.weights)) if host.num_edges else 1.0
-        delta = 32.0 * mean / max(host.num_edges / max(host.num_vertices, 1), 1.0)
+            host = host_graph(dgraph)
+            mean = float(np.mean(host.weights)) if host.num_edges else 1.0
+            degree = max(host.num_edges / max(host.num_vertices, 1), 1.0)
+            dgraph._cache["hbf_delta"] = 32.0 * mean / degree
+        delta = dgraph._cache["hbf_delta"]
     if not delta > 0:
         raise OptionError(f"delta must be a positive number, not {delta!r}")
     return True, float(delta)
