@@ -23,6 +23,10 @@ RUNS = ([(m, {"loop": loop}) for m in ("edge-bf", "edge-bf-flags", "harish", "lo
                                 {"coalesced_enqueue": False}, {"virtual_warps": False},
                                 {"high_degree": 8}, {"trace": True})])
 
+#: H-BF's near-far buckets (non-negative weights only): default width, a narrow one, a limit.
+NEAR_FAR_RUNS = [("hbf", o) for o in ({"near_far": True}, {"near_far": True, "delta": 3},
+                                      {"near_far": False}, {"near_far": True, "limit": 40})]
+
 #: Every GPU BFS method and loop; direction-optimizing pushing only, switching, pulling mostly.
 BFS_RUNS = ([(m, {"loop": loop}) for m in ("harish", "queue", "direction-optimizing")
              for loop in ("paper", "fast")]
@@ -73,6 +77,14 @@ def main(argv):
             r = warpath.sssp(g, 0, method=method, device="cuda", **options)
             ok = np.allclose(r.distances, ref, rtol=1e-6) and all(
                 len(r.path(t)) > 0 for t in np.flatnonzero(np.isfinite(ref)))
+            failures += not ok
+            print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
+    for g in (gen.grid(15, 15, seed=9), gen.power_law(300, 3, 30, seed=10)):
+        for method, options in NEAR_FAR_RUNS:
+            bound = options.get("limit", np.inf)
+            ref = csgraph.dijkstra(g.to_scipy(), indices=0, limit=bound)
+            r = warpath.sssp(g, 0, method=method, device="cuda", **options)
+            ok = np.allclose(r.distances, ref, rtol=1e-6)
             failures += not ok
             print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
     cyclic = gen.with_negative_cycle(gen.grid(5, 5, seed=5), seed=6)

@@ -109,7 +109,11 @@ def edge_list_graphs(draw, *, max_vertices=12, min_weight=0, max_weight=10, floa
     src = draw(st.lists(vertex, min_size=m, max_size=m))
     dst = draw(st.lists(vertex, min_size=m, max_size=m))
     if floats:
-        value = st.floats(min_weight, max_weight, allow_nan=False, allow_infinity=False)
+        # Weights so small that adding them to a distance changes nothing make a negative
+        # cycle that exact arithmetic has and floating point cannot see (networkx misses it,
+        # warpath finds it from the source's 0): keep them out of cross-checks.
+        value = st.floats(min_weight, max_weight, allow_nan=False, allow_infinity=False).map(
+            lambda w: 0.0 if abs(w) < 1e-9 else w)
     else:
         value = st.integers(min_weight, max_weight)
     weights = draw(st.lists(value, min_size=m, max_size=m))

@@ -393,9 +393,9 @@ class Graph:
 
         Examples
         --------
-        >>> nxg = Graph.from_edges([0], [1], [3]).to_networkx()
-        >>> nxg[0][1]["weight"]
-        3
+        >>> nxg = Graph.from_edges([0, 0], [1, 1], [3, 2]).to_networkx()
+        >>> nxg[0][1]["weight"]   # of parallel arcs, the lightest
+        2
         """
         import networkx as nx
 
@@ -403,8 +403,11 @@ class Graph:
         labels = self.labels.tolist()
         nx_graph.add_nodes_from((i, {"label": labels[i]}) for i in range(self.num_vertices))
         src = np.repeat(np.arange(self.num_vertices), np.diff(self.indptr))
+        # networkx keeps one edge per pair, the last one added: heaviest first, so that of
+        # parallel arcs the lightest (the one any shortest path takes) is the one kept
+        order = np.argsort(-self.weights, kind="stable")
         nx_graph.add_weighted_edges_from(
-            zip(src.tolist(), self.indices.tolist(), self.weights.tolist()))
+            zip(src[order].tolist(), self.indices[order].tolist(), self.weights[order].tolist()))
         return nx_graph
 
     # ------------------------------------------------------------------ queries

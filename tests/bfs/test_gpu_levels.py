@@ -34,3 +34,10 @@ def test_flags_and_bounds():
 def test_high_degree_must_be_a_non_negative_integer(bad):
     with pytest.raises(ValueError, match="high_degree"):
         check_high_degree(bad)
+
+
+def test_weights_too_large_for_int32_levels_do_not_matter():
+    """BFS ignores weights: a path-length bound beyond int32 must not break the int32 levels."""
+    g = warpath.generators.grid(4, 4, seed=1, max_weight=10**9)
+    run = LevelRun(g, 0, predecessors=False, limit=None)
+    assert run.levels.copy_to_host().tolist()[:2] == [0, -1]

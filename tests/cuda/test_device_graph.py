@@ -91,3 +91,13 @@ def test_reverse_is_built_once_and_undirected_graphs_are_their_own():
     assert undirected.reverse() is undirected
     bare = DeviceGraph.from_cuda_arrays(dg.indptr, dg.indices)
     np.testing.assert_array_equal(bare.reverse().indices.copy_to_host(), g.reverse().indices)
+
+
+def test_a_graph_without_arcs_still_has_a_one_slot_tails_stand_in():
+    """A slice of an empty device array fails on a real GPU (not in the simulator), so the
+    kernels' unused tails argument must not be one."""
+    from warpath.cuda.problem import Problem
+
+    g = warpath.Graph([0, 0], [])
+    assert device_graph(g).no_tails.shape == (1,)
+    assert Problem(g, 0).graph_arrays()[3].shape == (1,)

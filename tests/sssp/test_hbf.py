@@ -61,7 +61,10 @@ def test_near_far_relaxes_less_on_a_road_like_grid():
     g = gen.grid(30, 30, seed=44)
     dijkstra = warpath.sssp(g, 0, method="dijkstra", device="cpu").stats["relaxations"]
     plain = warpath.sssp(g, 0, method="hbf", device="cuda", near_far=False)
-    ordered = warpath.sssp(g, 0, method="hbf", device="cuda", near_far=True)
+    # A bucket as wide as the mean weight: with the default (wider, sized for a GPU's many
+    # threads) the simulator's thread interleaving makes the count vary from run to run.
+    ordered = warpath.sssp(g, 0, method="hbf", device="cuda", near_far=True,
+                           delta=float(g.weights.mean()))
     np.testing.assert_array_equal(plain.distances, ordered.distances)
     assert ordered.stats["relaxations"] < plain.stats["relaxations"]
     assert ordered.stats["relaxations"] <= 3 * dijkstra  # issue 11: within 3x of Dijkstra's
@@ -172,6 +175,10 @@ def test_larger_graphs_on_gpu(options):
               gen.with_negative_weights(gen.grid(30, 30, seed=3), seed=4),
               gen.random(20000, 100000, seed=5, weights="float"),
               _float32(gen.random(5000, 40000, seed=6, weights="float"))):
+        if options.get("near_far") and g.has_negative_weights:
+            with pytest.raises(warpath.NegativeWeightError, match="near_far"):
+                warpath.sssp(g, 0, method="hbf", device="cuda", **options)
+            continue
         assert_matches_reference(g, 0, warpath.sssp(g, 0, method="hbf", device="cuda",
                                                     **options))
 

@@ -21,12 +21,10 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda
 
 from ..cuda.device_graph import device_graph
 from ..cuda.distances import device_full
 from ..cuda.problem import Problem
-from ..cuda.runtime import THREADS, blocks_for
 from ..result import BFSResult
 
 #: The level of a vertex not (yet) visited.
@@ -34,14 +32,6 @@ UNVISITED = -1
 
 #: Threads per frontier vertex: a virtual warp sized every round (H-BF section 5.2).
 LANES = (4, 32)
-
-
-@cuda.jit
-def _fill_except(array, vertex, at_vertex, elsewhere):
-    """array[v] = at_vertex where v == vertex, else elsewhere (one thread per entry)."""
-    v = cuda.grid(1)
-    if v < array.shape[0]:
-        array[v] = at_vertex if v == vertex else elsewhere
 
 
 def flags_with(num_vertices: int, vertex: int, value: int, dtype=np.uint8):
@@ -53,11 +43,7 @@ def flags_with(num_vertices: int, vertex: int, value: int, dtype=np.uint8):
     >>> flags_with(4, 2, 1).copy_to_host().tolist()
     [0, 0, 1, 0]
     """
-    dtype = np.dtype(dtype)
-    array = cuda.device_array(num_vertices, dtype=dtype)
-    _fill_except[blocks_for(num_vertices), THREADS](array, vertex, dtype.type(value),
-                                                   dtype.type(0))
-    return array
+    return device_full(num_vertices, 0, dtype, vertex, value)
 
 
 def rounds_for(limit, num_vertices: int) -> int:
@@ -111,9 +97,7 @@ class LevelRun:
         dgraph = device_graph(graph)
         index = np.dtype(dgraph.indices.dtype)
         n = dgraph.num_vertices
-        levels = cuda.device_array((1, n), dtype=index)
-        _fill_except[blocks_for(n), THREADS](levels[0], source, index.type(0),
-                                            index.type(UNVISITED))
+        levels = device_full(n, UNVISITED, index, source, 0).reshape(1, n)
         self.problem = Problem(dgraph, source, distances=levels)
         self.problem.tally.launch()
         self.levels = levels[0]

@@ -173,7 +173,7 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
 
     from ..cuda.device_graph import device_graph
     from ..cuda.enactor import check_loop, enact
-    from ..cuda.problem import FrontierPair, Problem
+    from ..cuda.problem import FrontierPair, Problem, stand_in_queue
     from ..cuda.frontier import FrontierQueue
     from ..cuda.runtime import THREADS, blocks_for
     from ..result import BFSMatrix
@@ -190,7 +190,7 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
     words = [_cuda.device_array(n, dtype=np.uint64) for _ in range(3)]
     pair = FrontierPair(FrontierQueue(n, index),
                         FrontierQueue(max(dgraph.count_degree_above(heavy), 1), index)
-                        if heavy else None)
+                        if heavy else None, stand_in_queue(dgraph))
     steps = _steps(bool(predecessors), heavy)
     problem = None
     totals = {"iterations": 0, "relaxations": 0}

@@ -207,6 +207,21 @@ class DeviceGraph:
             self._cache["tails"] = tails
         return self._cache["tails"]
 
+    @property
+    def no_tails(self):
+        """A one-slot stand-in of the tails' type, for kernels that take tails but never read
+        them (a slice of ``indices`` cannot be: a graph without arcs has none to slice).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> device_graph(warpath.Graph([0, 0], [])).no_tails.shape
+        (1,)
+        """
+        if "no_tails" not in self._cache:
+            self._cache["no_tails"] = cuda.device_array(1, dtype=self.indices.dtype)
+        return self._cache["no_tails"]
+
     def reverse(self) -> "DeviceGraph":
         """The graph with every arc turned around, for steps that scan in-arcs (a pull).
 

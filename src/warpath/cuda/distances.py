@@ -39,27 +39,59 @@ def floor_value(graph, dtype):
     >>> g = warpath.Graph.from_edges([0, 1], [1, 2], [5, -7])
     >>> int(floor_value(g, np.dtype(np.int32)))
     -29
+    >>> int(floor_value(warpath.Graph.from_edges([0], [1], [2**30]), np.dtype(np.int32)))
+    -2147483648
     """
-    return np.dtype(dtype).type(-(2 * path_length_bound(graph) + 1))
+    dtype = np.dtype(dtype)
+    floor = -(2 * path_length_bound(graph) + 1)
+    if dtype.kind == "i":
+        # Distances of a type chosen elsewhere (BFS levels, a recording pass) need no floor
+        # below their type: clip instead of overflowing (the SSSP rule leaves the margin).
+        floor = max(floor, int(np.iinfo(dtype).min))
+    return dtype.type(floor)
 
 
 @cuda.jit
-def _fill(array, value):
+def _fill(array, value, at, at_value):
     i = cuda.grid(1)
     if i < array.shape[0]:
-        array[i] = value
+        array[i] = at_value if i == at else value
 
 
-def device_full(size: int, value, dtype):
-    """A device array of ``size`` copies of ``value``, filled on the GPU.
+def device_full(size: int, value, dtype, at: int = -1, at_value=0):
+    """A device array of ``size`` copies of ``value`` (``at_value`` at index ``at`` when
+    ``at >= 0``), filled on the GPU: one launch, nothing uploaded, whatever ``size``.
 
     Examples
     --------
     >>> device_full(3, -1, np.int32).copy_to_host().tolist()
     [-1, -1, -1]
+    >>> device_full(4, 0, np.uint8, at=2, at_value=1).copy_to_host().tolist()
+    [0, 0, 1, 0]
     """
     dtype = np.dtype(dtype)
     array = cuda.device_array(max(size, 0), dtype=dtype)
     if size:
-        _fill[blocks_for(size), THREADS](array, dtype.type(value))
+        _fill[blocks_for(size), THREADS](array, dtype.type(value), np.int64(at),
+                                         dtype.type(at_value))
     return array
+
+
+@cuda.jit
+def _unreach_beyond(row, limit, inf):
+    v = cuda.grid(1)
+    if v < row.shape[0] and row[v] > limit:
+        row[v] = inf
+
+
+def unreach_beyond(row, limit, inf) -> None:
+    """Distances above ``limit`` become ``inf`` (unreachable), in place on the GPU.
+
+    Examples
+    --------
+    >>> row = cuda.to_device(np.array([0, 5, 9], np.int32))
+    >>> unreach_beyond(row, 6, np.int32(99)); row.copy_to_host().tolist()
+    [0, 5, 99]
+    """
+    limit = float(limit)
+    _unreach_beyond[blocks_for(row.shape[0]), THREADS](row, limit, inf)

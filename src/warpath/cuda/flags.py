@@ -23,6 +23,8 @@ import threading
 import numpy as np
 from numba import cuda
 
+from .distances import device_full
+
 
 #: The slot of the convergence array raised when a negative cycle is proven.
 NEGATIVE_CYCLE = 3
@@ -115,7 +117,5 @@ def vertex_flags(num_vertices: int, copies: int = 1, set_vertex: int = -1):
     >>> vertex_flags(3, 2, set_vertex=1).copy_to_host().tolist()
     [[0, 1, 0], [0, 0, 0]]
     """
-    flags = np.zeros((copies, num_vertices), dtype=np.uint8)
-    if set_vertex >= 0:
-        flags[0, set_vertex] = 1
-    return cuda.to_device(flags)
+    flags = device_full(copies * num_vertices, 0, np.uint8, set_vertex, 1)
+    return flags.reshape(copies, num_vertices)

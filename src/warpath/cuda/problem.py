@@ -73,11 +73,12 @@ class FrontierPair:
     (False, 4)
     """
 
-    def __init__(self, light: FrontierQueue, heavy: FrontierQueue | None = None):
+    def __init__(self, light: FrontierQueue, heavy: FrontierQueue | None = None,
+                 stand_in: FrontierQueue | None = None):
         self.light = light
         self.heavy_queue = heavy
         self.heavy = heavy is not None
-        other = heavy if heavy is not None else _stand_in_queue()
+        other = heavy if heavy is not None else (stand_in or FrontierQueue(1))
         self.arrays = (light.queues, light.counts, other.queues, other.counts)
 
     def sizes(self) -> np.ndarray:
@@ -85,8 +86,12 @@ class FrontierPair:
         return self.light.counts.copy_to_host()
 
 
-def _stand_in_queue():
-    return FrontierQueue(1)
+def stand_in_queue(graph) -> FrontierQueue:
+    """A one-slot queue for kernels that take a queue they never fill, kept on the device
+    graph so a query makes none (only zeros are ever written to its counters)."""
+    if "stand_in_queue" not in graph._cache:
+        graph._cache["stand_in_queue"] = FrontierQueue(1)
+    return graph._cache["stand_in_queue"]
 
 
 class Problem:
@@ -158,7 +163,7 @@ class Problem:
         """``(indptr, heads, weights, tails)`` for the operators; tails only when asked
         (built on the GPU once per graph), else a one-slot stand-in."""
         g = self.graph
-        return (g.indptr, g.indices, g.weights, g.tails if tails else g.indices[:1])
+        return (g.indptr, g.indices, g.weights, g.tails if tails else g.no_tails)
 
     def frontier(self, capacity: int | None = None, heavy_degree: int = 0,
                  first: bool = True, repeats: bool = False) -> FrontierPair:
@@ -174,7 +179,8 @@ class Problem:
         capacity = self.n if capacity is None else int(capacity)
         source = self.source if first else -1
         if heavy_degree <= 0:
-            return FrontierPair(FrontierQueue(capacity, self.graph.indices.dtype, source))
+            return FrontierPair(FrontierQueue(capacity, self.graph.indices.dtype, source),
+                                stand_in=stand_in_queue(self.graph))
         heavy_count = self.graph.count_degree_above(heavy_degree)
         source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
         light = FrontierQueue(capacity, self.graph.indices.dtype, -1 if source_heavy else source)
@@ -186,7 +192,8 @@ class Problem:
     def no_frontier(self) -> FrontierPair:
         """One-slot stand-in queues for steps that use none."""
         if self._none is None:
-            self._none = FrontierPair(_stand_in_queue())
+            stand_in = stand_in_queue(self.graph)
+            self._none = FrontierPair(stand_in, stand_in=stand_in)
         return self._none
 
     def _raise_negative_cycle(self):

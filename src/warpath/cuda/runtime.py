@@ -50,6 +50,11 @@ def blocks_for(items: int, threads: int = THREADS) -> int:
     return max(1, -(-int(items) // threads))
 
 
+#: max_cooperative_grid_blocks per (compiled kernel, block size); compiled kernels live as
+#: long as their dispatcher's cache, so their ids stay theirs.
+_COOPERATIVE_LIMITS: dict = {}
+
+
 def cooperative_blocks(kernel, args, items: int, threads: int = THREADS) -> int:
     """The grid size for a persistent cooperative launch of ``kernel`` with ``args``.
 
@@ -68,7 +73,10 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS) -> int:
     from numba import typeof
 
     compiled = kernel.compile(tuple(typeof(a) for a in args))
-    limit = compiled.max_cooperative_grid_blocks(threads)
+    key = (id(compiled), threads)
+    if key not in _COOPERATIVE_LIMITS:   # an occupancy query to the driver: once per kernel
+        _COOPERATIVE_LIMITS[key] = compiled.max_cooperative_grid_blocks(threads)
+    limit = _COOPERATIVE_LIMITS[key]
     if limit < 1:
         raise RuntimeError("this kernel cannot be launched cooperatively on this GPU")
     if PERSISTENT_BLOCKS_PER_SM:

@@ -450,30 +450,33 @@ def _near_far_state(problem, near_far: bool, delta: float):
     the bucket width, and the lowest bucket in each pile (same rotation as the counters)."""
     from numba import cuda as _cuda
 
+    from ..cuda.distances import device_full
+
     n = problem.n if near_far else 1
     index = problem.graph.indices.dtype
     return (_cuda.to_device(np.zeros((3, 2), np.int64)),
             _cuda.device_array((2, n), dtype=index),
             _cuda.to_device(np.zeros(3, np.int64)),
-            _cuda.to_device(np.full(n, -1, np.int64)),
+            device_full(n, -1, np.int64),
             np.float64(delta),
             _cuda.to_device(np.full(3, NO_BUCKET, np.int64)))
 
 
 def _packed_start(problem):
-    """The packed (distance, round) words: infinity everywhere, 0 at the source, no round."""
+    """The packed (distance, round) words: infinity everywhere, 0 at the source, no round
+    (filled on the GPU: nothing of size n is uploaded)."""
+    from ..cuda.distances import device_full
     from ..cuda.packing import encode_host
 
-    words = np.full(problem.n, (encode_host(problem.inf) << 32) | NEVER, dtype=np.int64)
-    words[problem.source] = (encode_host(problem.dtype.type(0)) << 32) | NEVER
-    from numba import cuda as _cuda
-
-    return _cuda.to_device(words)
+    everywhere = (encode_host(problem.inf) << 32) | NEVER
+    at_source = (encode_host(problem.dtype.type(0)) << 32) | NEVER
+    problem.tally.launch()
+    return device_full(problem.n, everywhere, np.int64, problem.source, at_source)
 
 
 def _apply_limit(problem, limit):
-    """Vertices farther than ``limit`` become unreachable (one host pass over the row)."""
-    d = problem.distances[0]
-    row = d.copy_to_host()
-    row[row > limit] = problem.inf
-    d.copy_to_device(row)
+    """Vertices farther than ``limit`` become unreachable (on the GPU, no round trip)."""
+    from ..cuda.distances import unreach_beyond
+
+    unreach_beyond(problem.distances[0], limit, problem.inf)
+    problem.tally.launch()
