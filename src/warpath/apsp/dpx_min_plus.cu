@@ -15,6 +15,6 @@ extern "C" __device__ int warpath_dpx_min_plus(int *result, int a, int b, int c)
 extern "C" __device__ int warpath_dpx_min_plus_clamped(int *result, int a, int b, int c,
                                                         int floor)
 {
-    *result = __vimax_s32(__viaddmin_s32(a, b, c), floor);
+    *result = max(__viaddmin_s32(a, b, c), floor);   // one IMNMX more
     return 0;
 }

@@ -118,7 +118,7 @@ def is_dense(graph) -> bool:
     Examples
     --------
     >>> import warpath
-    >>> is_dense(warpath.generators.complete(10, seed=0)), is_dense(warpath.generators.ring(10))
+    >>> is_dense(warpath.generators.complete(10, seed=0)), is_dense(warpath.generators.ring(100, seed=0))
     (True, False)
     """
     return graph.num_edges >= DENSE_FRACTION * float(graph.num_vertices) ** 2

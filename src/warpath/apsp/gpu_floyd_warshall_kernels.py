@@ -254,6 +254,7 @@ def blocked_kernels(dtype, tile: int, predecessors: bool, clamp: bool, dpx: bool
 
     nb_type = from_dtype(np.dtype(dtype))
     side = tile // CELLS
+    padded = tile + 1   # shared arrays need literal shapes: computed here, not in the kernel
     min_plus, min_plus_clamped = _steps(nb_type, dpx)
 
     @cuda.jit(device=True)
@@ -276,7 +277,7 @@ def blocked_kernels(dtype, tile: int, predecessors: bool, clamp: bool, dpx: bool
             bj = cuda.blockIdx.x if cuda.blockIdx.y == 0 else kb
         own_a = bj == kb   # d[i, k] comes from this tile (pivot or pivot-column tile)
         own_b = bi == kb   # d[k, j] comes from this tile (pivot or pivot-row tile)
-        pivot_d = cuda.shared.array((tile, tile + 1), nb_type)
+        pivot_d = cuda.shared.array((tile, padded), nb_type)
         pivot_p = cuda.shared.array((tile, tile), int32)
         column_k = cuda.shared.array(tile, nb_type)
         row_k = cuda.shared.array(tile, nb_type)
@@ -340,7 +341,7 @@ def blocked_kernels(dtype, tile: int, predecessors: bool, clamp: bool, dpx: bool
         tx = cuda.threadIdx.x
         ty = cuda.threadIdx.y
         # d[i, k] tiles read by column: one padding column keeps a warp's two rows apart in banks
-        column_tile = cuda.shared.array((tile, tile + 1), nb_type)
+        column_tile = cuda.shared.array((tile, padded), nb_type)
         row_tile = cuda.shared.array((tile, tile), nb_type)
         k0 = kb * tile
         i0 = bi * tile
