@@ -12,7 +12,7 @@ from graph_strategies import (assert_distances_equal, assert_negative_cycle,
 from scipy.sparse import csgraph
 
 import warpath
-from warpath.apsp.gpu_floyd_warshall import distance_dtype, is_dense
+from warpath.apsp.gpu_floyd_warshall import is_dense, matrix_dtype
 
 pytestmark = pytest.mark.skipif(not warpath.gpu_available(), reason="needs numba-cuda")
 
@@ -85,7 +85,7 @@ def test_negative_self_loop_is_a_cycle():
 
 def test_int64_distances_for_long_paths():
     g = warpath.Graph.from_edges([0, 1, 2], [1, 2, 0], np.array([2**40, 3, -2], dtype=np.int64))
-    assert distance_dtype(g) == np.int64
+    assert matrix_dtype(g) == np.int64
     matrix = run(g, tile=4)
     assert matrix.stats["distance_dtype"] == "int64"
     assert matrix.exact_distances[0].tolist() == [0, 2**40, 2**40 + 3]

@@ -60,16 +60,16 @@ SHARED_BYTES = 48 * 1024
 CYCLE_ROWS = 16
 
 
-def distance_dtype(graph) -> np.dtype:
+def matrix_dtype(graph) -> np.dtype:
     """The type of the distance matrix on the GPU: int32 while every path fits, else int64;
     the float weights' own type.
 
     Examples
     --------
     >>> import warpath
-    >>> distance_dtype(warpath.Graph.from_edges([0], [1], [3]))
+    >>> matrix_dtype(warpath.Graph.from_edges([0], [1], [3]))
     dtype('int32')
-    >>> distance_dtype(warpath.Graph.from_edges([0], [1], [2**40]))
+    >>> matrix_dtype(warpath.Graph.from_edges([0], [1], [2**40]))
     dtype('int64')
     """
     if graph.weights.dtype.kind == "f":
@@ -135,7 +135,7 @@ def memory(graph, rows, predecessors):
     True
     """
     n = graph.num_vertices
-    dtype = distance_dtype(graph)
+    dtype = matrix_dtype(graph)
     side = padded_size(n, default_tile(dtype))
     on_gpu = side * side * (dtype.itemsize + (4 if predecessors else 0))
     on_gpu += workspace_bytes(graph)   # the CSR and the tails while the matrix is built
@@ -202,7 +202,7 @@ def gpu_floyd_warshall(graph, sources, *, predecessors=True, progress=None, outp
 
     if variant not in VARIANTS:
         raise OptionError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    dtype = distance_dtype(graph)
+    dtype = matrix_dtype(graph)
     tile = _check_tile(tile, dtype) if variant == "blocked" else 1
     dpx_on = use_dpx(dpx, dtype)
     numbers = Numbers.of(dtype)
