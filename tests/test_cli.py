@@ -414,6 +414,29 @@ def test_python_m_warpath_error_is_one_line(tmp_path):
     assert_one_line_error(done.stderr, "missing.gr")
 
 
+def test_apsp_npy_is_written_during_the_run_in_the_dtype_asked(small_random_file, tmp_path,
+                                                                capsys, monkeypatch):
+    """``apsp -o X.npy`` goes through warpath.apsp's out= (no writer after the run), with
+    progress, and --dtype picks the file's type."""
+    import warpath.api
+    import warpath.cli as cli
+
+    monkeypatch.setattr(cli, "APSP_PROGRESS_MIN_VERTICES", 1)
+    calls = []
+    real = warpath.api.apsp
+    monkeypatch.setattr(warpath, "apsp", lambda *a, **k: calls.append(k) or real(*a, **k))
+    expected = floyd_warshall(min_weight_csr(*read_dimacs(small_random_file)))
+    npy = tmp_path / "m.npy"
+    status, out, err = run_cli(capsys, "apsp", small_random_file, "-o", npy, "--dtype", "int32")
+    assert status == 0, err
+    assert calls[0]["out"] == str(npy) and calls[0]["dtype"] == "int32"
+    assert err.strip().splitlines()[-1].split(": ")[1].startswith("100% (")
+    stored = np.load(npy)
+    assert stored.dtype == np.int32
+    np.testing.assert_array_equal(np.where(np.isinf(expected), 2**31 - 1, expected), stored)
+    assert summary_value(out, "output") == str(npy)
+
+
 @pytest.mark.parametrize("method", ["repeated-sssp", "johnson", "floyd-warshall"])
 def test_apsp_progress_lines_when_not_on_a_terminal(small_random_file, tmp_path, capsys,
                                                     monkeypatch, method):

@@ -58,14 +58,6 @@ def test_negative_distances_and_a_subset_of_sources():
     assert written(g, matrix) == reference_pairs_csv(g, matrix)
 
 
-def test_npy_equals_np_save(tmp_path):
-    g = warpath.generators.random(50, 100, seed=4)
-    matrix = warpath.apsp(g)
-    output.write_matrix_npy(tmp_path / "m.npy", matrix)
-    np.save(tmp_path / "expected.npy", matrix.distances)
-    assert (tmp_path / "m.npy").read_bytes() == (tmp_path / "expected.npy").read_bytes()
-
-
 def test_pairs_csv_is_ten_times_faster_than_the_csv_module():
     """Issue 16: a 20K APSP CSV was written at 12 MB/s; the writer must be >= 10x faster."""
     g = warpath.generators.grid(30, 30, seed=3)

@@ -18,11 +18,11 @@ from . import bfs as _bfs_methods  # noqa: F401  (registers the BFS methods)
 from . import sssp as _sssp_methods  # noqa: F401  (registers the SSSP methods)
 from .api import apsp, bfs, multi_source, sssp
 from .device import gpu_available
-from .errors import (ArgumentError, DeviceError, DirectionWarning, EmptyGraphError, GraphError,
-                     GraphFileNotFoundError, GraphFormatError, MemoryLimitError,
-                     MethodNotAvailable, MissingPredecessorsError, NegativeCycleError,
-                     NegativeWeightError, OptionError, PathNotFoundError, SourceError,
-                     UnknownFormatError, WarpathError, WarpathWarning)
+from .errors import (ArgumentError, DeviceError, DirectionWarning, DistanceOverflowError,
+                     EmptyGraphError, GraphError, GraphFileNotFoundError, GraphFormatError,
+                     MemoryLimitError, MethodNotAvailable, MissingPredecessorsError,
+                     NegativeCycleError, NegativeWeightError, OptionError, PathNotFoundError,
+                     SourceError, UnknownFormatError, WarpathError, WarpathWarning)
 from .formats import read, write
 from .graph import Graph
 from .result import BFSMatrix, BFSResult, DistanceMatrix, SSSPResult
@@ -45,5 +45,6 @@ __all__ = [
     "WarpathError", "GraphError", "GraphFormatError", "NegativeCycleError", "NegativeWeightError",
     "SourceError", "EmptyGraphError", "MethodNotAvailable", "DeviceError", "ArgumentError",
     "OptionError", "PathNotFoundError", "GraphFileNotFoundError", "MissingPredecessorsError",
-    "MemoryLimitError", "UnknownFormatError", "WarpathWarning", "DirectionWarning",
+    "MemoryLimitError", "DistanceOverflowError", "UnknownFormatError", "WarpathWarning",
+    "DirectionWarning",
 ]

@@ -11,6 +11,7 @@ Examples
 from __future__ import annotations
 
 import inspect
+import os
 import time
 
 import numpy as np
@@ -289,7 +290,7 @@ def check_sources(graph: Graph, sources) -> np.ndarray:
 
 
 def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True,
-                 progress=None, **options):
+                 progress=None, dtype=None, out=None, predecessors_out=None, **options):
     """Shortest paths from each of several sources: one distance row per source.
 
     Parameters
@@ -303,6 +304,8 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     progress : callable, optional
         ``progress(done, total)``: called as sources finish (after each chunk
         for the CPU methods, once at the end for the others).
+    dtype, out, predecessors_out
+        The stored distance type and ``.npy`` files, as for :func:`apsp`.
 
     Returns
     -------
@@ -311,8 +314,12 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     Raises
     ------
     MemoryLimitError
-        When the result would not fit in memory (see
+        When the result would not fit in memory, GPU memory or on disk (see
         :func:`warpath.apsp.memory.estimate`); checked before any work.
+    ArgumentError
+        For a ``dtype`` or ``out`` that cannot be used.
+    DistanceOverflowError
+        When a distance does not fit in an integer ``dtype``.
 
     Examples
     --------
@@ -323,10 +330,12 @@ def multi_source(graph, sources, *, method="auto", device="auto", predecessors=T
     """
     graph, chosen = _prepare(graph, "multi_source", method, device, options=options)
     sources = check_sources(graph, sources)
-    return _run_rows(chosen, graph, sources, predecessors, progress, options, "multi_source")
+    return _run_rows(chosen, graph, sources, predecessors, progress, options, "multi_source",
+                     (dtype, out, predecessors_out))
 
 
-def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=None, **options):
+def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=None, dtype=None,
+         out=None, predecessors_out=None, **options):
     """All-pairs shortest paths: an n x n distance matrix.
 
     Parameters
@@ -340,6 +349,16 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=Non
     progress : callable, optional
         ``progress(done, total)``: called as sources finish (after each chunk
         for the CPU methods, once at the end for the others).
+    dtype : {None, "float64", "float32", "int64", "int32"}
+        The stored distance type (:mod:`warpath.apsp.matrices`): ``None``
+        keeps 8 bytes per pair (int64 for integer weights, float64 otherwise;
+        float64 in a file); float32 and int32 halve the matrix (integer types
+        need integer weights).  ``.distances`` always reads float64.
+    out : str or path, optional
+        An ``.npy`` file the distances are written into (a memory map, block
+        by block): results larger than host memory.
+    predecessors_out : str or path, optional
+        The same for the int64 predecessors (else they stay in memory).
 
     Returns
     -------
@@ -351,11 +370,16 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=Non
     NegativeCycleError
         When the graph has a negative cycle.
     MemoryLimitError
-        When the run and its matrices would not fit in memory (see
-        :func:`warpath.apsp.memory.estimate`, which also says how much the
-        query needs); checked before any work.  Reading ``.distances`` of an
-        integer result builds a float64 copy (8 more bytes per pair);
-        ``exact_distances`` and ``distance_blocks()`` do not.
+        When the run and its matrices would not fit in memory, GPU memory or
+        on disk (see :func:`warpath.apsp.memory.estimate`, which also says how
+        much the query needs); checked before any work.  Reading
+        ``.distances`` of an integer or float32 result builds a float64 copy
+        (8 more bytes per pair); ``exact_distances`` and ``distance_blocks()``
+        do not.
+    ArgumentError
+        For a ``dtype`` or ``out`` that cannot be used.
+    DistanceOverflowError
+        When a distance does not fit in an integer ``dtype``.
 
     Examples
     --------
@@ -363,26 +387,47 @@ def apsp(graph, *, method="auto", device="auto", predecessors=True, progress=Non
     >>> g = warpath.Graph.from_edges([0, 1], [1, 0], [2, 3])
     >>> warpath.apsp(g, method="floyd-warshall").distances.tolist()
     [[0.0, 2.0], [3.0, 0.0]]
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "d.npy")
+    >>> m = warpath.apsp(g, dtype="float32", out=path)
+    >>> np.load(path).tolist(), m.distances.dtype
+    ([[0.0, 2.0], [3.0, 0.0]], dtype('float64'))
     """
     graph, chosen = _prepare(graph, "apsp", method, device, options=options)
     sources = np.arange(graph.num_vertices, dtype=np.int64)
-    return _run_rows(chosen, graph, sources, predecessors, progress, options, "apsp")
+    return _run_rows(chosen, graph, sources, predecessors, progress, options, "apsp",
+                     (dtype, out, predecessors_out))
 
 
-def _run_rows(chosen, graph, sources, predecessors, progress, options, problem):
-    """A many-source query: the memory rule first, then the run, with progress reports."""
-    from .apsp.memory import estimate
+def _run_rows(chosen, graph, sources, predecessors, progress, options, problem, placement):
+    """A many-source query: the memory rule first, then the run (its rows in the ``dtype``
+    and files of ``placement``), with progress reports."""
+    from .apsp.matrices import Output, convert
+    from .apsp.memory import estimate, streams
 
+    dtype, out, predecessors_out = placement
+    output = Output.checked(graph, dtype, out, predecessors_out)
     # The run and its result; reading .distances of an integer result later adds a float64
     # copy, which estimate() counts by default but distance_blocks() avoids.
     estimate(graph, len(sources), method=chosen, predecessors=predecessors, problem=problem,
-             float_distances=False).check()
+             float_distances=False, dtype=dtype, out=out,
+             predecessors_out=predecessors_out).check()
     options = {**options, "predecessors": predecessors}
-    if progress is None:
-        return _run(chosen, graph, sources, options)
-    if "progress" in inspect.signature(chosen.run).parameters:
-        return _run(chosen, graph, sources, {**options, "progress": progress})
-    progress(0, len(sources))   # a method that cannot report: at least the start and the end
-    result = _run(chosen, graph, sources, options)
-    progress(len(sources), len(sources))
-    return result
+    takes_output = streams(chosen)
+    if takes_output:
+        options["output"] = output
+    try:
+        if progress is None:
+            result = _run(chosen, graph, sources, options)
+        elif "progress" in inspect.signature(chosen.run).parameters:
+            result = _run(chosen, graph, sources, {**options, "progress": progress})
+        else:
+            progress(0, len(sources))   # a method that cannot report: the start and the end
+            result = _run(chosen, graph, sources, options)
+            progress(len(sources), len(sources))
+        return result if takes_output or output.default else convert(result, output)
+    except BaseException:
+        for path in (output.out, output.predecessors_out):   # no half-written result files
+            if path is not None and os.path.exists(path):
+                os.remove(path)
+        raise

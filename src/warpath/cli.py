@@ -125,9 +125,12 @@ def build_parser(bench_command=None) -> argparse.ArgumentParser:
     _add_graph_arguments(p)
     _add_method_arguments(p, "apsp")
     p.add_argument("--output", "-o", metavar="OUT",
-                   help="write the matrix: OUT.npy (n x n float64, inf = unreachable) or "
-                        "OUT.csv (one row per reachable pair: source,source_label,target,"
-                        "target_label,distance,predecessor)")
+                   help="write the matrix: OUT.npy (n x n float64, inf = unreachable, written "
+                        "block by block during the run) or OUT.csv (one row per reachable "
+                        "pair: source,source_label,target,target_label,distance,predecessor)")
+    p.add_argument("--dtype", choices=("float64", "float32", "int64", "int32"),
+                   help="the matrix's type (default: 8 bytes; float64 in OUT.npy); float32 and "
+                        "int32 halve it, int32 keeps 2147483647 for unreachable in OUT.npy")
     cluster = p.add_mutually_exclusive_group()
     cluster.add_argument("--scheduler", metavar="ADDRESS",
                          help="run on the Dask cluster at ADDRESS (warpath[distributed])")
@@ -679,12 +682,16 @@ def run_apsp(args) -> int:
             warnings.warn(warning, WarpathWarning, stacklevel=1)
     report = progress.reporter(f"apsp ({chosen.name}, {chosen.device})") \
         if n >= APSP_PROGRESS_MIN_VERTICES else None
+    # An .npy result is written during the run, block by block (warpath.apsp's out=): the
+    # matrix never needs host memory, and warpath.apsp.memory's rule counts disk instead.
+    out = args.output if suffix == ".npy" else None
     try:
         if args.scheduler or args.workers:
-            result = _distributed_apsp(graph, args, options)
+            result = _distributed_apsp(graph, args, options, out)
         else:
             result = warpath.apsp(graph, method=chosen.name, device=chosen.device,
-                                  predecessors=args.predecessors, progress=report, **options)
+                                  predecessors=args.predecessors, progress=report,
+                                  dtype=args.dtype, out=out, **options)
     except NegativeCycleError as err:
         raise NegativeCycleError(err.cycle, _negative_cycle_message(graph, err.cycle)) from None
     finally:
@@ -696,9 +703,7 @@ def run_apsp(args) -> int:
             ("max distance", _fmt_number(largest))]
     rows += _run_rows(result.stats, reached_arcs, None)
     if args.output:
-        if suffix == ".npy":
-            output.write_matrix_npy(args.output, result)
-        else:
+        if suffix == ".csv":
             output.write_pairs_csv(args.output, graph, result)
         rows.append(("output", args.output))
     _print_rows(rows)
@@ -719,15 +724,19 @@ def _matrix_summary(result, out_degrees):
     return pairs, largest if pairs else 0.0, reached_arcs
 
 
-def _distributed_apsp(graph, args, options):
+def _distributed_apsp(graph, args, options, out):
     """``apsp --scheduler/--workers``: :func:`warpath.distributed.apsp_on_cluster`."""
     try:
         from . import distributed
     except ImportError as exc:
         raise CommandError(str(exc)) from None
+    if args.dtype is not None:
+        raise UsageError("--dtype is not available with --scheduler/--workers")
+    # The cluster's out= holds the distances; predecessors would need a file of their own.
+    predecessors = args.predecessors and out is None
     return distributed.apsp_on_cluster(graph, scheduler=args.scheduler, workers=args.workers,
                                        method=args.method, device=args.device,
-                                       predecessors=args.predecessors, **options)
+                                       predecessors=predecessors, out=out, **options)
 
 
 def run_info(args) -> int:

@@ -54,6 +54,10 @@ class MemoryLimitError(WarpathError, MemoryError):
     """A computation whose memory estimate exceeds what the machine has (the message says both)."""
 
 
+class DistanceOverflowError(WarpathError, OverflowError):
+    """A distance that does not fit in the integer ``dtype=`` asked for its result matrix."""
+
+
 class GraphError(WarpathError, ValueError):
     """A graph that cannot be built or used as given (bad arrays, NaN weights, ...)."""
 

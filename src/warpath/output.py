@@ -1,7 +1,9 @@
-"""Many-source results written to files: the matrix as ``.npy``, the reachable pairs as CSV.
+"""Many-source results written as CSV, one line per reachable pair.
 
-Both writers read the result a block of rows at a time, so writing adds
-little to the memory of the matrix itself.  The CSV (long format, one line
+(The ``.npy`` matrix needs no writer here: :func:`warpath.apsp` writes it
+during the run with ``out=``, see :mod:`warpath.apsp.matrices`.)  The writer
+reads the result a block of rows at a time, so writing adds little to the
+memory of the matrix itself.  The CSV (long format, one line
 per reachable pair: ``source,source_label,target,target_label,distance,
 predecessor``) is formatted by one numba kernel rather than Python's ``csv`` module (see
 ``docs/performance.md`` for the speed-up).
@@ -34,34 +36,6 @@ PAIRS_HEADER = "source,source_label,target,target_label,distance,predecessor\n"
 PAIRS_PER_BLOCK = 1 << 18
 #: A CSV expected to be larger than this gets a warning before the work starts.
 CSV_WARNING_BYTES = 2**30
-
-
-def write_matrix_npy(path, matrix) -> None:
-    """Write the float64 distance matrix (``inf`` = unreachable) as ``.npy``, a block at a time.
-
-    The file equals ``np.save(path, matrix.distances)`` without building the
-    float64 copy of an integer result.
-
-    Examples
-    --------
-    >>> import os, tempfile, warpath
-    >>> path = os.path.join(tempfile.mkdtemp(), "m.npy")
-    >>> write_matrix_npy(path, warpath.apsp(warpath.Graph.from_edges([0], [1], [3])))
-    >>> np.load(path).tolist()
-    [[0.0, 3.0], [inf, 0.0]]
-    """
-    shape = (len(matrix.sources), _num_vertices(matrix))
-    with open(path, "wb") as handle:
-        np.lib.format.write_array_header_1_0(
-            handle, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float64)),
-                     "fortran_order": False, "shape": shape})
-        for _, block in matrix.distance_blocks():
-            handle.write(np.ascontiguousarray(block).data)
-
-
-def _num_vertices(matrix) -> int:
-    raw = matrix.exact_distances
-    return (raw if raw is not None else matrix.distances).shape[1]
 
 
 def write_pairs_csv(path, graph, matrix) -> None:

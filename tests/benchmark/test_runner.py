@@ -162,7 +162,7 @@ sources = 2
 id = "apsp"
 problem = "apsp"
 graphs = ["g"]
-methods = ["floyd-warshall", "johnson"]
+methods = ["floyd-warshall@cpu", "johnson"]
 peers = ["scipy-floyd-warshall"]
 repeat = 1
 [[experiments]]

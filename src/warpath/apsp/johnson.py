@@ -26,11 +26,9 @@ import numpy as np
 
 from ..dtypes import warn_inexact
 from ..methods import register
-from ..result import DistanceMatrix
 from ..sssp.bellman_ford import run_bellman_ford
 from ..sssp.dijkstra import dijkstra_rows, prepare
-from .memory import in_chunks
-from .repeated_sssp import empty_matrices
+from .matrices import RowMatrices
 
 
 def johnson_dtype(graph) -> np.dtype:
@@ -95,7 +93,7 @@ def reweighted(graph, h):
           summary="Johnson: Bellman-Ford potentials, then Dijkstra from every vertex (numba)")
 @register("multi_source", "johnson", "cpu", negative_weights=True, auto_rank=1,
           summary="Johnson: Bellman-Ford potentials, then Dijkstra from each source (numba)")
-def johnson(graph, sources, *, predecessors=True, progress=None):
+def johnson(graph, sources, *, predecessors=True, progress=None, output=None):
     """Shortest paths from each of ``sources`` by Johnson's algorithm.
 
     Called through :func:`warpath.apsp` (the default on the CPU: sparse graphs
@@ -108,7 +106,9 @@ def johnson(graph, sources, *, predecessors=True, progress=None):
     sources : ndarray of int64
     predecessors : bool
     progress : callable, optional
-        ``progress(done, total)`` after each chunk of sources.
+        ``progress(done, total)`` after each block of sources.
+    output : Output, optional
+        The result's type and place (:mod:`warpath.apsp.matrices`).
 
     Returns
     -------
@@ -138,19 +138,17 @@ def johnson(graph, sources, *, predecessors=True, progress=None):
         h, rounds, relaxations = potentials(graph, dtype)
         weights = reweighted(graph, h)
     weights, dtype, marker, cutoff, shift = prepare(graph, weights=weights, dtype=dtype)
-    dist, pred = empty_matrices(len(sources), n, dtype, marker, predecessors)
+    matrices = RowMatrices(len(sources), n, dtype, marker, predecessors, output)
     counts = np.zeros(2, dtype=np.int64)   # vertex scans, arcs scanned
 
-    def rows(start, stop):
-        block = dist[start:stop]
+    def rows(start, stop, block, pred):
         counts[:] += dijkstra_rows(graph.indptr, graph.indices, weights, sources[start:stop],
-                                   block, pred[start:stop], cutoff, shift)
-        if h is not None:   # undo the reweighting, one chunk at a time (small temporaries)
+                                   block, pred, cutoff, shift)
+        if h is not None:   # undo the reweighting, one block at a time (small temporaries)
             reached = block != marker
             shifted = block - h[sources[start:stop]][:, None] + h[None, :]
             block[reached] = shifted[reached]
 
-    in_chunks(len(sources), n, rows, progress)
-    return DistanceMatrix(sources, dist, pred if predecessors else None,
-                          stats={"iterations": int(rounds + counts[0]),
-                                 "relaxations": int(relaxations + counts[1])})
+    matrices.fill(rows, progress)
+    return matrices.result(sources, {"iterations": int(rounds + counts[0]),
+                                     "relaxations": int(relaxations + counts[1])})

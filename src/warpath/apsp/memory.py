@@ -29,15 +29,21 @@ True
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
+import shutil
 from dataclasses import dataclass
+
+import numpy as np
 
 from .. import methods
 from ..errors import MemoryLimitError
 
 #: Bytes of one distance or predecessor entry (int64 or float64).
 ENTRY_BYTES = 8
+#: Bytes of an ``.npy`` file's header (numpy pads it to a multiple of 64).
+NPY_HEADER_BYTES = 128
 #: Bytes per vertex plus arc of the O(n + m) work arrays (heap, reweighted arcs, queues).
 WORKSPACE_BYTES_PER_ITEM = 32
 #: Progress steps of a chunked run, and the most bytes a chunk's temporaries may take.
@@ -136,7 +142,7 @@ def chunk_rows(rows: int, num_vertices: int) -> int:
 
 @dataclass(frozen=True)
 class MemoryEstimate:
-    """The memory a query will take, and what this machine has.
+    """The memory (and disk) a query will take, and what this machine has.
 
     Attributes
     ----------
@@ -146,9 +152,15 @@ class MemoryEstimate:
         The result's shape.
     predecessors : bool
     host_bytes, gpu_bytes : int
-        Peak host and GPU memory of the run, its result included.
+        Peak host and GPU memory of the run, its result included (unless it goes to disk).
     host_available, gpu_available : int or None
         What the machine has free (``None`` when unknown or not used).
+    disk_bytes : int
+        Bytes written to ``out=`` / ``predecessors_out=`` files (0 without them).
+    disk_available : int or None
+        Free bytes where those files go (``None`` without them).
+    disk_folder : str or None
+        The folder of the ``out=`` file (or of ``predecessors_out=``).
     """
 
     problem: str
@@ -161,6 +173,9 @@ class MemoryEstimate:
     gpu_bytes: int
     host_available: int | None
     gpu_available: int | None
+    disk_bytes: int = 0
+    disk_available: int | None = None
+    disk_folder: str | None = None
 
     @property
     def bytes_per_pair(self) -> float:
@@ -170,32 +185,40 @@ class MemoryEstimate:
     @property
     def npy_bytes(self) -> int:
         """The size of the distance matrix written as ``.npy`` (float64, plus a header)."""
-        return self.rows * self.num_vertices * ENTRY_BYTES + 128
+        return self.rows * self.num_vertices * ENTRY_BYTES + NPY_HEADER_BYTES
+
+    def _short(self):
+        """``(what, needed, available)`` of each place that lacks room."""
+        places = [("memory", self.host_bytes, self.host_available),
+                  ("GPU memory", self.gpu_bytes, self.gpu_available),
+                  (f"disk in {self.disk_folder}", self.disk_bytes, self.disk_available)]
+        return [p for p in places if p[2] is not None and p[1] > p[2]]
 
     @property
     def fits(self) -> bool:
-        """Whether the host and the GPU have the memory the estimate asks for."""
-        return ((self.host_available is None or self.host_bytes <= self.host_available)
-                and (self.gpu_available is None or self.gpu_bytes <= self.gpu_available))
+        """Whether the host, the GPU and the disk have the room the estimate asks for."""
+        return not self._short()
 
     def check(self) -> "MemoryEstimate":
         """Return ``self`` when it fits, else raise :class:`~warpath.MemoryLimitError` saying
         what is needed, what is there and what would help."""
-        if self.fits:
+        short = self._short()
+        if not short:
             return self
         what = (f"{self.problem} by {self.method} ({self.device}) on {self.num_vertices:,} "
                 f"vertices" + (f" from {self.rows:,} sources" if self.rows != self.num_vertices
                                else ""))
-        if self.host_available is not None and self.host_bytes > self.host_available:
-            message = (f"{what} needs about {_gib(self.host_bytes)} of memory "
-                       f"({self.bytes_per_pair:.0f} bytes per pair) but "
-                       f"{_gib(self.host_available)} is available")
-        else:
-            message = (f"{what} needs about {_gib(self.gpu_bytes)} of GPU memory but "
-                       f"{_gib(self.gpu_available)} is free")
+        place, needed, available = short[0]
+        per_pair = f" ({self.bytes_per_pair:.0f} bytes per pair)" if place == "memory" else ""
+        message = (f"{what} needs about {_gib(needed)} of {place}{per_pair} but "
+                   f"{_gib(available)} is {'available' if place == 'memory' else 'free'}")
         hints = []
         if self.predecessors:
             hints.append("no predecessors (predecessors=False, --no-predecessors)")
+        if place != "GPU memory":
+            hints.append("a smaller dtype (dtype='float32' or 'int32')")
+        if place == "memory" and self.disk_folder is None:
+            hints.append("writing it to disk (out='d.npy', --output d.npy)")
         hints.append("fewer sources (warpath.multi_source)")
         if self.device == "cpu" and methods.available(self.problem, "cuda"):
             hints.append("the GPU")
@@ -206,9 +229,31 @@ def _gib(count) -> str:
     return f"{count / 2**30:,.1f} GiB"
 
 
+def disk_free(path) -> int | None:
+    """Free bytes in the folder of ``path`` (``None`` when it cannot be told).
+
+    Examples
+    --------
+    >>> disk_free("result.npy") > 0
+    True
+    """
+    folder = os.path.dirname(os.fspath(path)) or "."
+    try:
+        return int(shutil.disk_usage(folder).free)
+    except OSError:
+        return None
+
+
+def streams(chosen) -> bool:
+    """Whether a method writes its rows through :class:`~warpath.apsp.matrices.RowMatrices`
+    (it takes ``output=``), so that ``dtype=``/``out=`` cost no second matrix."""
+    return "output" in inspect.signature(chosen.run).parameters
+
+
 def estimate(graph, num_sources: int | None = None, *, method="auto", device="auto",
              predecessors: bool = True, problem: str = "apsp",
-             float_distances: bool = True) -> MemoryEstimate:
+             float_distances: bool = True, dtype=None, out=None,
+             predecessors_out=None) -> MemoryEstimate:
     """The memory an APSP or multi-source query will need, before running it.
 
     Parameters
@@ -224,9 +269,12 @@ def estimate(graph, num_sources: int | None = None, *, method="auto", device="au
     problem : {"apsp", "multi_source"}
     float_distances : bool
         Count the float64 copy that reading ``result.distances`` of an integer
-        result builds.  :func:`warpath.apsp` and :func:`warpath.multi_source`
-        check without it (they do not build it), and the command line reads
-        row blocks instead.
+        (or float32) result builds.  :func:`warpath.apsp` and
+        :func:`warpath.multi_source` check without it (they do not build it),
+        and the command line reads row blocks instead.
+    dtype, out, predecessors_out
+        The result's type and files, as :func:`warpath.apsp` takes them
+        (:mod:`warpath.apsp.matrices`): a matrix in a file costs disk, not memory.
 
     Returns
     -------
@@ -243,21 +291,45 @@ def estimate(graph, num_sources: int | None = None, *, method="auto", device="au
     16
     >>> estimate(g, 10, method="johnson", device="cpu", problem="multi_source").rows
     10
+    >>> e = estimate(g, method="johnson", device="cpu", predecessors=False, out="d.npy")
+    >>> e.disk_bytes, e.host_bytes < 8 * 10**6
+    (8000128, True)
     """
+    from .matrices import Output
+
     chosen = method if isinstance(method, methods.Method) else methods.resolve(
         problem, graph, method, device)
+    output = Output.checked(graph, dtype, out, predecessors_out)
     n = graph.num_vertices
     rows = n if num_sources is None else int(num_sources)
+    pairs = rows * n
     hook = chosen.memory or result_memory
     run_host, run_gpu = hook(graph, rows, predecessors)
-    result = matrix_bytes(rows, n, predecessors)
-    if float_distances and integer_result(graph):
-        result += rows * n * ENTRY_BYTES
-    host = max(int(run_host), result + workspace_bytes(graph))
-    on_gpu = chosen.device == "cuda"
+    stored = output.stored_dtype(np.int64 if integer_result(graph) else np.float64)
+    distance_bytes = pairs * stored.itemsize
+    predecessor_bytes = pairs * ENTRY_BYTES if predecessors else 0
+    kept = ((0 if output.out else distance_bytes)
+            + (0 if output.predecessors_out else predecessor_bytes))
+    disk = sum(size + NPY_HEADER_BYTES for path, size in
+               ((output.out, distance_bytes), (output.predecessors_out, predecessor_bytes))
+               if path is not None)
+    if output.default:
+        host = int(run_host)
+    elif streams(chosen):   # rows go to their place block by block, through small temporaries
+        host = int(run_host) - matrix_bytes(rows, n, predecessors) + kept \
+            + 2 * chunk_rows(rows, n) * n * ENTRY_BYTES
+    else:                   # the method's own matrices, then the converted copy
+        host = int(run_host) + kept
+    result = kept
+    if float_distances and stored != np.float64:
+        result += pairs * ENTRY_BYTES
+    host = max(host, result + workspace_bytes(graph))
+    folder = output.out or output.predecessors_out
     return MemoryEstimate(problem, chosen.name, chosen.device, rows, n, bool(predecessors),
                           host, int(run_gpu), available_memory(),
-                          gpu_free_memory() if on_gpu else None)
+                          gpu_free_memory() if chosen.device == "cuda" else None,
+                          disk, None if folder is None else disk_free(folder),
+                          None if folder is None else (os.path.dirname(folder) or "."))
 
 
 def in_chunks(rows: int, num_vertices: int, work, progress=None) -> None:

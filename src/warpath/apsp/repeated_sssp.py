@@ -6,8 +6,9 @@ loop); with negative weights each runs queue-based Bellman-Ford, so a
 negative cycle reachable from any source raises
 :class:`~warpath.NegativeCycleError`.
 
-Sources run in chunks (:func:`warpath.apsp.memory.in_chunks`) straight into
-the result matrices, so ``progress=`` can report and no chunk copies a row.
+Sources run in blocks of rows (:meth:`warpath.apsp.matrices.RowMatrices.fill`)
+straight into the result matrices, so ``progress=`` can report, no block
+copies a row unless ``dtype=``/``out=`` ask for another type or a file.
 
 Examples
 --------
@@ -22,24 +23,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..methods import register
-from ..result import DistanceMatrix
 from ..sssp.bellman_ford import run_bellman_ford
-from ..sssp.dijkstra import dijkstra_rows, distance_dtype, prepare
-from .memory import in_chunks
-
-
-def empty_matrices(rows, num_vertices, dtype, marker, predecessors):
-    """Distance rows filled with ``marker`` and predecessor rows filled with -1 (or width 0)."""
-    dist = np.full((rows, num_vertices), marker, dtype=dtype)
-    pred = np.full((rows, num_vertices if predecessors else 0), -1, dtype=np.int64)
-    return dist, pred
+from ..sssp.dijkstra import dijkstra_rows, distance_dtype, prepare, unreached_value
+from .matrices import RowMatrices, empty_matrices  # noqa: F401  (its historical home)
 
 
 @register("apsp", "repeated-sssp", "cpu", negative_weights=True, auto_rank=2,
           summary="Dijkstra (or Bellman-Ford with negative weights) from every vertex (numba)")
 @register("multi_source", "repeated-sssp", "cpu", negative_weights=True, auto_rank=0,
           summary="Dijkstra (or Bellman-Ford with negative weights) from each source (numba)")
-def repeated_sssp(graph, sources, *, predecessors=True, progress=None):
+def repeated_sssp(graph, sources, *, predecessors=True, progress=None, output=None):
     """Shortest paths from each of ``sources``, one single-source run each.
 
     Called through :func:`warpath.multi_source` or :func:`warpath.apsp`
@@ -52,7 +45,9 @@ def repeated_sssp(graph, sources, *, predecessors=True, progress=None):
         Validated 0-based sources (``arange(n)`` for APSP).
     predecessors : bool
     progress : callable, optional
-        ``progress(done, total)`` after each chunk of sources.
+        ``progress(done, total)`` after each block of sources.
+    output : Output, optional
+        The result's type and place (:mod:`warpath.apsp.matrices`).
 
     Returns
     -------
@@ -72,34 +67,34 @@ def repeated_sssp(graph, sources, *, predecessors=True, progress=None):
     """
     n = graph.num_vertices
     if graph.has_negative_weights:
-        return _repeated_bellman_ford(graph, sources, predecessors, progress)
+        return _repeated_bellman_ford(graph, sources, predecessors, progress, output)
     weights, dtype, marker, cutoff, shift = prepare(graph)
-    dist, pred = empty_matrices(len(sources), n, dtype, marker, predecessors)
+    matrices = RowMatrices(len(sources), n, dtype, marker, predecessors, output)
     counts = np.zeros(2, dtype=np.int64)   # vertex scans, arcs scanned
 
-    def rows(start, stop):
+    def rows(start, stop, dist, pred):
         counts[:] += dijkstra_rows(graph.indptr, graph.indices, weights, sources[start:stop],
-                                   dist[start:stop], pred[start:stop], cutoff, shift)
+                                   dist, pred, cutoff, shift)
 
-    in_chunks(len(sources), n, rows, progress)
-    return DistanceMatrix(sources, dist, pred if predecessors else None,
-                          stats={"iterations": int(counts[0]), "relaxations": int(counts[1])})
+    matrices.fill(rows, progress)
+    return matrices.result(sources, {"iterations": int(counts[0]),
+                                     "relaxations": int(counts[1])})
 
 
-def _repeated_bellman_ford(graph, sources, predecessors, progress):
+def _repeated_bellman_ford(graph, sources, predecessors, progress, output):
     dtype = distance_dtype(graph)
-    dist = np.empty((len(sources), graph.num_vertices), dtype=dtype)
-    pred = np.empty((len(sources), graph.num_vertices if predecessors else 0), dtype=np.int64)
+    matrices = RowMatrices(len(sources), graph.num_vertices, dtype, unreached_value(dtype),
+                           predecessors, output)
     counts = np.zeros(2, dtype=np.int64)   # rounds, relaxations
 
-    def rows(start, stop):
+    def rows(start, stop, dist, pred):
         for row in range(start, stop):
-            dist[row], source_pred, source_rounds, source_relaxations = run_bellman_ford(
-                graph, [sources[row]], dtype)
+            dist[row - start], source_pred, source_rounds, source_relaxations = \
+                run_bellman_ford(graph, [sources[row]], dtype)
             if predecessors:
-                pred[row] = source_pred
+                pred[row - start] = source_pred
             counts[:] += (source_rounds, source_relaxations)
 
-    in_chunks(len(sources), graph.num_vertices, rows, progress)
-    return DistanceMatrix(sources, dist, pred if predecessors else None,
-                          stats={"iterations": int(counts[0]), "relaxations": int(counts[1])})
+    matrices.fill(rows, progress)
+    return matrices.result(sources, {"iterations": int(counts[0]),
+                                     "relaxations": int(counts[1])})
