@@ -1,3 +1,4 @@
 """All-pairs and multi-source shortest-path methods; importing this package registers them all."""
 
-from . import floyd_warshall, johnson, repeated_sssp  # noqa: F401
+from . import (floyd_warshall, gpu_johnson, gpu_repeated_sssp, johnson,  # noqa: F401
+               repeated_sssp, task_parallel)

@@ -1,0 +1,277 @@
+"""Many rows on the GPU: the vertex-major layout, how many rows a launch takes, and delivery.
+
+The task-parallel methods keep a launch's state interleaved vertex-major
+(Okuyama, Ino & Hagihara, Fig. 8(b)): the entry of vertex ``v`` in row ``s``
+of a launch of ``width`` rows sits at ``v * width + s``, so the rows of one
+vertex are neighbours in memory and the threads of a warp (the engine's
+:func:`~warpath.cuda.mappings.tasks` mapping) read and write contiguous words.
+This module holds what every such method shares:
+
+- :func:`launch_width`: how many sources one launch solves, from the GPU's
+  free memory and its L2 cache (groups of ``group`` sources, the paper's N);
+- the kernels that start a launch (:func:`start_rows`) and deliver its rows
+  to a host matrix row-major (:func:`deliver`), with Johnson's potentials
+  undone on the way when given;
+- :func:`gpu_memory`, the ``memory=`` hook of the registry for these methods.
+
+Examples
+--------
+>>> launch_width(1000, 100, group=32, pair_bytes=10, state_bytes=5, free_bytes=None,
+...              cache_bytes=2**20)
+96
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..errors import MemoryLimitError, OptionError
+
+#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
+cuda = None
+
+#: Sources per group: the paper's N, a warp's width (section 5.2).
+GROUP = 32
+#: The round stamp of a task no round has lowered (see :mod:`warpath.apsp.task_parallel`):
+#: far from rounds 0 and 1, and never read for an unreached task anyway.
+UNSTAMPED = 128
+#: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
+#: slack and room for other work on the device).
+FREE_SHARE = 0.8
+#: The L2 size assumed when the device cannot say (the simulator): an H100's 50 MB.
+DEFAULT_CACHE_BYTES = 50 * 10**6
+
+
+def check_group_options(group, launch_groups) -> None:
+    """Validate ``group`` (a positive int) and ``launch_groups`` (``None`` or a positive int).
+
+    Examples
+    --------
+    >>> check_group_options(32, None)
+    >>> check_group_options(0, None)
+    Traceback (most recent call last):
+    ...
+    warpath.errors.OptionError: group must be a positive integer, not 0
+    """
+    for name, value in (("group", group), ("launch_groups", launch_groups)):
+        if value is None and name == "launch_groups":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise OptionError(f"{name} must be a positive integer, not {value!r}")
+
+
+def pair_bytes(dtype, index_dtype, out_dtype, predecessors: bool) -> int:
+    """Device bytes per (vertex, row) pair of a launch: distance, round stamp and the
+    row-major copy delivered to the host, plus the predecessor and its int64 copy.
+
+    Examples
+    --------
+    >>> pair_bytes(np.int32, np.int32, np.int32, False), pair_bytes(np.int32, np.int32,
+    ...                                                              np.int32, True)
+    (9, 21)
+    """
+    size = np.dtype(dtype).itemsize + 1 + np.dtype(out_dtype).itemsize
+    if predecessors:
+        size += np.dtype(index_dtype).itemsize + 8
+    return size
+
+
+def l2_cache_bytes() -> int:
+    """The current GPU's L2 cache size in bytes (an H100's when the device cannot say).
+
+    Examples
+    --------
+    >>> l2_cache_bytes() > 0
+    True
+    """
+    from ..device import simulated
+
+    if simulated():
+        return DEFAULT_CACHE_BYTES
+    try:
+        from numba import cuda as _cuda
+
+        return int(_cuda.get_current_device().L2_CACHE_SIZE) or DEFAULT_CACHE_BYTES
+    except Exception:  # an attribute the driver lacks: keep the default, the run is still right
+        return DEFAULT_CACHE_BYTES
+
+
+def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
+                 launch_groups: int | None = None, pair_bytes: int, state_bytes: int,
+                 free_bytes: int | None, cache_bytes: int) -> int:
+    """How many sources one launch solves: whole groups of ``group``, at most ``num_sources``.
+
+    With ``launch_groups=None`` a launch takes as many groups as keep the state the rounds
+    sweep (``state_bytes`` per pair: distance and stamp) within ``cache_bytes`` of L2, at
+    least one: on small graphs that makes launches wide (few rounds of host and barrier
+    cost for many sources), on large ones it keeps the relaxations in the cache.  Either
+    way a launch takes no more than :data:`FREE_SHARE` of ``free_bytes`` (``None``:
+    unknown, no limit).
+
+    Raises
+    ------
+    MemoryLimitError
+        When not even one group fits in the GPU's free memory.
+
+    Examples
+    --------
+    >>> launch_width(4677, 4677, pair_bytes=9, state_bytes=5, free_bytes=None,
+    ...              cache_bytes=50 * 10**6)
+    2112
+    >>> launch_width(100, 10, group=4, launch_groups=1, pair_bytes=9, state_bytes=5,
+    ...              free_bytes=None, cache_bytes=10**9)
+    4
+    """
+    n = max(int(num_vertices), 1)
+    per_group = n * group
+    if launch_groups is None:
+        launch_groups = max(1, int(cache_bytes) // (per_group * state_bytes))
+    if free_bytes is not None:
+        fit = int(FREE_SHARE * free_bytes) // (per_group * pair_bytes)
+        if fit < 1:
+            raise MemoryLimitError(
+                f"one group of {group} sources on {num_vertices:,} vertices needs about "
+                f"{per_group * pair_bytes / 2**30:,.2f} GiB of GPU memory but "
+                f"{free_bytes / 2**30:,.2f} GiB is free; try a smaller group= or "
+                f"predecessors=False")
+        launch_groups = min(launch_groups, fit)
+    groups = min(launch_groups, math.ceil(num_sources / group))
+    return min(int(num_sources), groups * group)
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels():
+    """The start and delivery kernels (compiled per argument types on first launch)."""
+    global cuda
+    from numba import cuda
+
+    @cuda.jit
+    def start(d, stamps, sources, inf):
+        """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in the first
+        round's set M at each row's source; infinity and no stamp elsewhere."""
+        i = cuda.grid(1)
+        width = sources.shape[0]
+        if i < d.shape[0]:
+            v = i // width
+            if v == sources[i - v * width]:
+                d[i] = 0
+                stamps[i] = 0
+            else:
+                d[i] = inf
+                stamps[i] = UNSTAMPED
+
+    @cuda.jit
+    def distances(d, out, sources, inf, out_inf, h, shifted):
+        """out[s, v] = d[v, s] (one thread per output entry: the writes coalesce, the reads
+        are 4 to 8 bytes apart per row of the launch and hit L2); with ``shifted``, Johnson's
+        d(s, v) = d_h(s, v) - h[s] + h[v]."""
+        k = cuda.grid(1)
+        width, n = out.shape
+        if k < width * n:
+            s = k // n
+            v = k - s * n
+            x = d[v * width + s]
+            if x == inf:
+                out[s, v] = out_inf
+            elif shifted:
+                out[s, v] = x - h[sources[s]] + h[v]
+            else:
+                out[s, v] = x
+
+    @cuda.jit
+    def predecessors(pred, out, sources):
+        """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree)."""
+        k = cuda.grid(1)
+        width, n = out.shape
+        if k < width * n:
+            s = k // n
+            v = k - s * n
+            out[s, v] = -1 if v == sources[s] else pred[v * width + s]
+
+    return start, distances, predecessors
+
+
+def start_rows(d, stamps, sources, inf, tally) -> None:
+    """Start a launch: each row's source at distance 0 and stamped for round 0, the rest
+    at infinity (``d``, ``stamps``: flat vertex-major device arrays of n x len(sources)).
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> d, stamps = nb.device_array(6, np.int32), nb.device_array(6, np.uint8)
+    >>> start_rows(d, stamps, nb.to_device(np.array([2, 0])), np.int32(9), RunTally())
+    >>> d.copy_to_host().tolist(), stamps.copy_to_host().tolist()
+    ([9, 0, 9, 9, 0, 9], [128, 0, 128, 128, 0, 128])
+    """
+    from ..cuda.runtime import THREADS, blocks_for
+
+    _kernels()[0][blocks_for(d.shape[0]), THREADS](d, stamps, sources, inf)
+    tally.launch()
+
+
+def deliver(d, sources, inf, out, host, tally, pred=None, pred_out=None, pred_host=None,
+            potentials=None) -> None:
+    """Copy a launch's rows to the host matrices, row-major, through the device buffers ``out``
+    (rows x n, the host's distance type) and ``pred_out`` (int64).
+
+    ``host`` / ``pred_host`` are the host rows (C-contiguous blocks of the result matrices);
+    unreached entries become the host type's own unreached value; ``potentials`` (a device
+    array h) undoes Johnson's reweighting.
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> d = nb.to_device(np.array([0, 5, 3, 0, 9, 9], np.int32))   # 3 vertices x 2 rows
+    >>> host = np.zeros((2, 3), np.int64)
+    >>> deliver(d, nb.to_device(np.array([0, 1])), np.int32(9), nb.device_array((2, 3),
+    ...         np.int64), host, RunTally())
+    >>> host.tolist()
+    [[0, 3, 9223372036854775807], [5, 0, 9223372036854775807]]
+    """
+    from ..cuda.runtime import THREADS, blocks_for
+    from ..dtypes import unreached_value
+
+    _, distances, predecessors = _kernels()
+    blocks = blocks_for(out.shape[0] * out.shape[1])
+    shifted = potentials is not None
+    h = potentials if shifted else out[0, :1]
+    distances[blocks, THREADS](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
+    out.copy_to_host(host)
+    tally.launch()
+    if pred is not None:
+        predecessors[blocks, THREADS](pred, pred_out, sources)
+        pred_out.copy_to_host(pred_host)
+        tally.launch()
+
+
+def gpu_memory(graph, rows, predecessors, group: int = GROUP):
+    """The registry's ``memory=`` hook of the task-parallel methods: ``(host, gpu)`` bytes.
+
+    Host: the result matrices in the GPU's distance type (int32 where every path fits)
+    with int64 predecessors, and the work arrays.  GPU: the graph (twice with
+    predecessors: the reverse graph of the recording pass) and one launch of ``group``
+    sources, the least a run needs; wider launches take what is free beyond that.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> host, gpu = gpu_memory(warpath.generators.ring(100, seed=0), 100, False)
+    >>> host > 100 * 100 * 4, gpu >= 32 * 100 * 9
+    (True, True)
+    """
+    from ..dtypes import distance_dtype, index_dtype
+    from .memory import matrix_bytes, result_dtype, workspace_bytes
+
+    n, m = graph.num_vertices, graph.num_edges
+    dtype = distance_dtype(graph, (np.int32, np.int64), keep_float32=True, warn=False)
+    index = index_dtype(max(n, m))
+    host = matrix_bytes(rows, n, predecessors, result_dtype(graph, "cuda").itemsize)
+    graph_bytes = (n + 1 + m) * index.itemsize + m * np.dtype(graph.weights.dtype).itemsize
+    launch = min(int(rows), group) * n * pair_bytes(dtype, index, dtype, predecessors)
+    return host + workspace_bytes(graph), graph_bytes * (2 if predecessors else 1) + launch
