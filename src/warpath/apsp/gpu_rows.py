@@ -16,9 +16,9 @@ This module holds what every such method shares:
 
 Examples
 --------
->>> launch_width(1000, 100, group=32, pair_bytes=10, state_bytes=5, free_bytes=None,
-...              cache_bytes=2**20)
-96
+>>> launch_width(10_000, 100, group=32, pair_bytes=9, state_bytes=5, free_bytes=None,
+...              cache_bytes=2**20)   # one group: 1.6 MB of state is more than the cache
+32
 """
 
 from __future__ import annotations
