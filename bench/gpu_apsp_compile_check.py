@@ -35,23 +35,24 @@ def main():
         sources = np.zeros(4, np.int64)
         for dtype in (np.int32, np.int64, np.float32, np.float64):
             d = np.zeros(N * 4, dtype)
-            stamps = np.zeros(N * 4, np.uint8)
+            masks = np.zeros(2 * N * 4, np.uint8)
+            tasks = np.int64(N * 4)
             pred = np.zeros(N * 4, index)
             inf = dtype(0)
             tag = f"{np.dtype(dtype).name} distances, {np.dtype(index).name} indices"
             compile_steps(f"task-parallel round, {tag}", [task_parallel._round_step()],
-                          (d, stamps, inf, inf, rows), False, index)
+                          (d, masks, inf, inf, rows, tasks), False, index)
             pull, tree = gpu_predecessors._steps()
             compile_steps(f"recording pass, {tag}", [pull], (d, pred, inf, rows, sources),
                           False, index)
-            compile_steps(f"tight-arc search, {tag}", [tree], (d, stamps, pred, rows), False,
+            compile_steps(f"tight-arc search, {tag}", [tree], (d, masks, pred, rows, tasks), False,
                           index)
             start, distances, predecessors = gpu_rows._kernels()
-            _compile(start, (d, stamps, sources, inf))
+            _compile(start, (d, masks, sources, inf))
             for out in (np.zeros((4, N), dtype), np.zeros((4, N), np.int64)):
                 _compile(distances, (d, out, sources, inf, out[0, 0], d[:N], True))
             _compile(predecessors, (pred, np.zeros((4, N), np.int64), sources))
-            _compile(gpu_predecessors._start_tree_kernel(), (pred, stamps, sources))
+            _compile(gpu_predecessors._start_tree_kernel(), (pred, masks, sources))
             weights = np.zeros(30, dtype)
             _compile(gpu_johnson._reweight_kernel(), (np.zeros(30, index), np.zeros(30, index),
                                                       weights, np.zeros(N, dtype), weights,

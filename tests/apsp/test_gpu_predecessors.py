@@ -26,9 +26,9 @@ def recorded(graph, sources, pull):
     rows = np.where(np.isinf(exact), big, exact).astype(dtype)
     d = cuda.to_device(np.ascontiguousarray(rows.T).reshape(-1))
     pred = cuda.device_array(n * width, dtype=graph.indices.dtype)
-    stamps = cuda.device_array(n * width, dtype=np.uint8)
+    masks = cuda.device_array(2 * n * width, dtype=np.uint8)
     problem = Problem(graph, sources, distances=d)
-    record_predecessors(problem, stamps, pred, cuda.to_device(sources), pull=pull)
+    record_predecessors(problem, masks, pred, cuda.to_device(sources), pull=pull)
     parents = pred.copy_to_host().reshape(n, width).T.astype(np.int64)
     parents[np.arange(width), sources] = -1   # what delivery does for each row's source
     return exact, parents

@@ -10,14 +10,14 @@ from warpath.cuda.counters import RunTally
 
 
 def width(n, sources, **options):
-    options = {"pair_bytes": 9, "state_bytes": 5, "free_bytes": None,
+    options = {"pair_bytes": 10, "state_bytes": 6, "free_bytes": None,
                "cache_bytes": 50 * 10**6, **options}
     return gpu_rows.launch_width(n, sources, **options)
 
 
 def test_launches_take_whole_groups_within_the_cache():
-    assert width(4677, 4677) == 66 * 32           # 66 groups of 32 x 4,677 x 5 B in 50 MB
-    assert width(100_000, 100_000) == 3 * 32
+    assert width(4677, 4677) == 55 * 32           # 55 groups of 32 x 4,677 x 6 B in 50 MB
+    assert width(100_000, 100_000) == 2 * 32
     assert width(1_000_000, 1000) == 32           # at least one group, however large
     assert width(100, 7) == 7                      # never more rows than sources
     assert width(1000, 100, group=8, launch_groups=2) == 16
@@ -25,28 +25,29 @@ def test_launches_take_whole_groups_within_the_cache():
 
 
 def test_free_memory_caps_a_launch_and_refuses_when_one_group_does_not_fit():
-    free = 10 * 1000 * 32 * 9                      # ten groups' bytes at 100% use
+    free = 10 * 1000 * 32 * 10                     # ten groups' bytes at 100% use
     assert width(1000, 10_000, launch_groups=100, free_bytes=free) == 8 * 32  # 80% of it
     with pytest.raises(warpath.MemoryLimitError, match="one group of 32 sources on 1,000,000"):
         width(1_000_000, 100, free_bytes=2**20)
 
 
 def test_pair_bytes_count_every_array_of_a_launch():
-    assert gpu_rows.pair_bytes(np.int32, np.int32, np.int32, False) == 4 + 1 + 4
-    assert gpu_rows.pair_bytes(np.float64, np.int64, np.float64, True) == 8 + 1 + 8 + 8 + 8
+    assert gpu_rows.pair_bytes(np.int32, np.int32, np.int32, False) == 4 + 2 + 4
+    assert gpu_rows.pair_bytes(np.float64, np.int64, np.float64, True) == 8 + 2 + 8 + 8 + 8
 
 
 def test_start_and_delivery_round_trip_vertex_major_rows():
     sources = np.array([2, 0, 2])
     n, rows = 4, 3
     d = cuda.device_array(n * rows, np.int64)
-    stamps = cuda.device_array(n * rows, np.uint8)
+    masks = cuda.device_array(2 * n * rows, np.uint8)
     tally = RunTally()
     inf = np.int64(np.iinfo(np.int64).max)
-    gpu_rows.start_rows(d, stamps, cuda.to_device(sources), inf, tally)
+    gpu_rows.start_rows(d, masks, cuda.to_device(sources), inf, tally)
     start = d.copy_to_host().reshape(n, rows)
     assert (start == 0).sum() == rows and start[2, 0] == start[0, 1] == start[2, 2] == 0
-    assert (stamps.copy_to_host().reshape(n, rows) == 0).tolist() == (start == 0).tolist()
+    first, second = masks.copy_to_host().reshape(2, n, rows)
+    assert (first == 1).tolist() == (start == 0).tolist() and not second.any()
     values = np.arange(n * rows, dtype=np.int64).reshape(n, rows)   # d[v, s] = 3 v + s
     values[3, 1] = inf
     d.copy_to_device(values.reshape(-1))

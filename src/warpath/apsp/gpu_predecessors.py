@@ -43,7 +43,8 @@ cuda = None
 @functools.lru_cache(maxsize=None)
 def _steps():
     """``(pull, tree)``: the one-pass recording over the reversed graph (state ``(d, pred,
-    inf, W, sources)``) and a round of the tight-arc search (state ``(d, stamps, pred, W)``)."""
+    inf, W, sources)``) and a round of the tight-arc search (state ``(d, masks, pred, W, T)``,
+    the masks as the task-parallel rounds' of T = n W tasks)."""
     global cuda
     from numba import cuda
 
@@ -73,14 +74,19 @@ def _steps():
     def claimed_last_round(state, row, u, r):
         """The tasks claimed in the last round (the row's source in round 0) expand."""
         i = u * state[3] + row
-        return state[1][i] == (r & 255) and state[2][i] != -1, state[0][i]
+        slot = (r & 1) * state[4] + i
+        if state[1][slot] == 0:
+            return False, state[0][i]
+        state[1][slot] = 0
+        return True, state[0][i]
 
     @cuda.jit(device=True)
     def claim_tight_arc(state, row, u, du, v, w, e, r, conv):
-        """A tight arc u -> v claims <v, s> for u if nothing claimed it before."""
+        """A tight arc u -> v claims <v, s> for u if nothing claimed it before; <v, s>
+        expands next round."""
         j = v * state[3] + row
         if du + w == state[0][j] and claim(state[2], j, u, -1):
-            state[1][j] = (r + 1) & 255
+            state[1][((r + 1) & 1) * state[4] + j] = 1
             mark_changed(conv, r)
         return False
 
@@ -94,25 +100,21 @@ def _start_tree_kernel():
     global cuda
     from numba import cuda
 
-    from .gpu_rows import UNSTAMPED
-
     @cuda.jit
-    def start_tree(pred, stamps, sources):
+    def start_tree(pred, masks, sources):
         i = cuda.grid(1)
-        width = sources.shape[0]
-        if i < pred.shape[0]:
+        width, tasks = sources.shape[0], pred.shape[0]
+        if i < tasks:
             v = i // width
-            if v == sources[i - v * width]:
-                pred[i] = v
-                stamps[i] = 0
-            else:
-                pred[i] = -1
-                stamps[i] = UNSTAMPED
+            source = v == sources[i - v * width]
+            pred[i] = v if source else -1
+            masks[i] = 1 if source else 0
+            masks[tasks + i] = 0
 
     return start_tree
 
 
-def record_predecessors(problem, stamps, pred, sources, pull: bool, loop: str = "fast") -> None:
+def record_predecessors(problem, masks, pred, sources, pull: bool, loop: str = "fast") -> None:
     """Record the parents of every task of a converged launch into ``pred``.
 
     Parameters
@@ -121,8 +123,8 @@ def record_predecessors(problem, stamps, pred, sources, pull: bool, loop: str = 
         The launch: its graph, its vertex-major distances (``problem.distances``), rows
         and launch tally.  The recording runs on a problem of its own (fresh flags and
         counters), so the launch's counters stay its own.
-    stamps : device array of uint8
-        The launch's round stamps, reused by the tight-arc search.
+    masks : device array of uint8
+        The launch's two masks (2 n W bytes), reused by the tight-arc search.
     pred : device array
         Receives the parents, vertex-major (-1: none; a row's source keeps itself, which
         :func:`~warpath.apsp.gpu_rows.deliver` turns into -1).
@@ -141,8 +143,8 @@ def record_predecessors(problem, stamps, pred, sources, pull: bool, loop: str = 
     >>> from warpath.cuda.problem import Problem
     >>> g = warpath.Graph.from_edges([0, 1], [1, 2], [0, 0])
     >>> d = nb.to_device(np.zeros(3, np.int32))          # 3 vertices x 1 row, all 0
-    >>> pred, stamps = nb.device_array(3, np.int32), nb.device_array(3, np.uint8)
-    >>> record_predecessors(Problem(g, [0], distances=d), stamps, pred,
+    >>> pred, masks = nb.device_array(3, np.int32), nb.device_array(6, np.uint8)
+    >>> record_predecessors(Problem(g, [0], distances=d), masks, pred,
     ...                     nb.to_device(np.array([0])), pull=False)
     >>> pred.copy_to_host().tolist()
     [0, 0, 1]
@@ -160,7 +162,7 @@ def record_predecessors(problem, stamps, pred, sources, pull: bool, loop: str = 
         run_once(recording, pull_step, state,
                  graph=(rev.indptr, rev.indices, rev.weights, rev.indices[:1]))
         return
-    _start_tree_kernel()[blocks_for(pred.shape[0]), THREADS](pred, stamps, sources)
+    _start_tree_kernel()[blocks_for(pred.shape[0]), THREADS](pred, masks, sources)
     problem.tally.launch()
-    enact(recording, [tree_step], (d, stamps, pred, np.int64(rows)), loop=loop,
-          max_rounds=problem.n + 1)
+    enact(recording, [tree_step], (d, masks, pred, np.int64(rows), np.int64(pred.shape[0])),
+          loop=loop, max_rounds=problem.n + 1)

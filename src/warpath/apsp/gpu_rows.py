@@ -16,8 +16,8 @@ This module holds what every such method shares:
 
 Examples
 --------
->>> launch_width(10_000, 100, group=32, pair_bytes=9, state_bytes=5, free_bytes=None,
-...              cache_bytes=2**20)   # one group: 1.6 MB of state is more than the cache
+>>> launch_width(10_000, 100, group=32, pair_bytes=10, state_bytes=6, free_bytes=None,
+...              cache_bytes=2**20)   # one group: 1.9 MB of state is more than the cache
 32
 """
 
@@ -36,9 +36,9 @@ cuda = None
 
 #: Sources per group: the paper's N, a warp's width (section 5.2).
 GROUP = 32
-#: The round stamp of a task no round has lowered (see :mod:`warpath.apsp.task_parallel`):
-#: far from rounds 0 and 1, and never read for an unreached task anyway.
-UNSTAMPED = 128
+#: Mask bytes per task: this round's set M and the next round's (see
+#: :mod:`warpath.apsp.task_parallel`).
+MASK_BYTES = 2
 #: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
 #: slack and room for other work on the device).
 FREE_SHARE = 0.8
@@ -65,16 +65,16 @@ def check_group_options(group, launch_groups) -> None:
 
 
 def pair_bytes(dtype, index_dtype, out_dtype, predecessors: bool) -> int:
-    """Device bytes per (vertex, row) pair of a launch: distance, round stamp and the
+    """Device bytes per (vertex, row) pair of a launch: distance, the two mask bytes and the
     row-major copy delivered to the host, plus the predecessor and its int64 copy.
 
     Examples
     --------
     >>> pair_bytes(np.int32, np.int32, np.int32, False), pair_bytes(np.int32, np.int32,
     ...                                                              np.int32, True)
-    (9, 21)
+    (10, 22)
     """
-    size = np.dtype(dtype).itemsize + 1 + np.dtype(out_dtype).itemsize
+    size = np.dtype(dtype).itemsize + MASK_BYTES + np.dtype(out_dtype).itemsize
     if predecessors:
         size += np.dtype(index_dtype).itemsize + 8
     return size
@@ -106,7 +106,7 @@ def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
     """How many sources one launch solves: whole groups of ``group``, at most ``num_sources``.
 
     With ``launch_groups=None`` a launch takes as many groups as keep the state the rounds
-    sweep (``state_bytes`` per pair: distance and stamp) within ``cache_bytes`` of L2, at
+    sweep (``state_bytes`` per pair: distance and masks) within ``cache_bytes`` of L2, at
     least one: on small graphs that makes launches wide (few rounds of host and barrier
     cost for many sources), on large ones it keeps the relaxations in the cache.  Either
     way a launch takes no more than :data:`FREE_SHARE` of ``free_bytes`` (``None``:
@@ -119,10 +119,10 @@ def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
 
     Examples
     --------
-    >>> launch_width(4677, 4677, pair_bytes=9, state_bytes=5, free_bytes=None,
+    >>> launch_width(4677, 4677, pair_bytes=10, state_bytes=6, free_bytes=None,
     ...              cache_bytes=50 * 10**6)
-    2112
-    >>> launch_width(100, 10, group=4, launch_groups=1, pair_bytes=9, state_bytes=5,
+    1760
+    >>> launch_width(100, 10, group=4, launch_groups=1, pair_bytes=10, state_bytes=6,
     ...              free_bytes=None, cache_bytes=10**9)
     4
     """
@@ -150,19 +150,17 @@ def _kernels():
     from numba import cuda
 
     @cuda.jit
-    def start(d, stamps, sources, inf):
-        """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in the first
-        round's set M at each row's source; infinity and no stamp elsewhere."""
+    def start(d, masks, sources, inf):
+        """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in round 0's set
+        M at each row's source, infinity elsewhere; round 1's set empty."""
         i = cuda.grid(1)
-        width = sources.shape[0]
-        if i < d.shape[0]:
+        width, tasks = sources.shape[0], d.shape[0]
+        if i < tasks:
             v = i // width
-            if v == sources[i - v * width]:
-                d[i] = 0
-                stamps[i] = 0
-            else:
-                d[i] = inf
-                stamps[i] = UNSTAMPED
+            source = v == sources[i - v * width]
+            d[i] = 0 if source else inf
+            masks[i] = 1 if source else 0
+            masks[tasks + i] = 0
 
     @cuda.jit
     def distances(d, out, sources, inf, out_inf, h, shifted):
@@ -195,22 +193,23 @@ def _kernels():
     return start, distances, predecessors
 
 
-def start_rows(d, stamps, sources, inf, tally) -> None:
-    """Start a launch: each row's source at distance 0 and stamped for round 0, the rest
-    at infinity (``d``, ``stamps``: flat vertex-major device arrays of n x len(sources)).
+def start_rows(d, masks, sources, inf, tally) -> None:
+    """Start a launch: each row's source at distance 0 and in round 0's mask, the rest at
+    infinity (``d``: a flat vertex-major device array of n x len(sources) tasks; ``masks``:
+    twice as long, round 0's mask then round 1's).
 
     Examples
     --------
     >>> from numba import cuda as nb
     >>> from warpath.cuda.counters import RunTally
-    >>> d, stamps = nb.device_array(6, np.int32), nb.device_array(6, np.uint8)
-    >>> start_rows(d, stamps, nb.to_device(np.array([2, 0])), np.int32(9), RunTally())
-    >>> d.copy_to_host().tolist(), stamps.copy_to_host().tolist()
-    ([9, 0, 9, 9, 0, 9], [128, 0, 128, 128, 0, 128])
+    >>> d, masks = nb.device_array(6, np.int32), nb.device_array(12, np.uint8)
+    >>> start_rows(d, masks, nb.to_device(np.array([2, 0])), np.int32(9), RunTally())
+    >>> d.copy_to_host().tolist(), masks.copy_to_host().tolist()
+    ([9, 0, 9, 9, 0, 9], [0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
     """
     from ..cuda.runtime import THREADS, blocks_for
 
-    _kernels()[0][blocks_for(d.shape[0]), THREADS](d, stamps, sources, inf)
+    _kernels()[0][blocks_for(d.shape[0]), THREADS](d, masks, sources, inf)
     tally.launch()
 
 

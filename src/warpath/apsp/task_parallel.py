@@ -12,14 +12,17 @@ is one :func:`~warpath.cuda.operators.advance` over every task (the
 :func:`~warpath.cuda.enactor.enact` call, in the persistent kernel
 (``loop="fast"``) or the paper's host loop (``loop="paper"``).
 
-Harish's arrays (Okuyama Fig. 7): the scatter of task <u, s> (a task in the
-set M) lowers ``d[v, s]`` for each arc u -> v.  Here the cost array C and the
+Harish's arrays (Okuyama Fig. 7): the scatter of each task <u, s> in the set
+M lowers ``d[v, s]`` for each arc u -> v.  Here the cost array C and the
 updating-cost array U are one array lowered by ``atomicMin`` (half the memory
-and no checking pass over every task each round), and M is a byte per task
-holding the round after the one that last lowered it (mod 256): a task is in
-M in round r when its stamp is r or r + 1.  Readers never clear a stamp, so a
-lowering that races with the task's own scatter in the same round is never
-lost: the task scatters again next round with the lower distance.
+and no checking pass over every task each round), so M is two byte arrays,
+this round's and the next round's, used in turn: a task of this round's M
+leaves it as it scatters (only its own thread touches it this round), and a
+relaxation that lowers ``d[v, s]`` puts <v, s> in the next round's.  A
+lowering that races with the task's own scatter is therefore never lost: the
+task scatters again next round, with the lower distance.  (A clearing reader
+and a setting relaxer on one array could lose it; a round stamp per task that
+nobody clears would wrap around.)
 
 Sources run in launches of whole groups of ``group`` sources (the paper's N =
 32, a warp), as many groups per launch as :func:`~warpath.apsp.gpu_rows.launch_width`
@@ -58,7 +61,8 @@ OPTIONS = ("group", "launch_groups", "loop")
 
 @functools.lru_cache(maxsize=None)
 def _round_step():
-    """One round: the scatter of every task in M.  State: ``(d, stamps, inf, floor, W)``."""
+    """One round: the scatter of every task in M.  State: ``(d, masks, inf, floor, W, T)``:
+    ``masks[(r % 2) * T + i]`` is round r's M for task i of the T = n W."""
     global cuda
     from numba import cuda
 
@@ -69,21 +73,21 @@ def _round_step():
 
     @cuda.jit(device=True)
     def in_mask(state, row, u, r):
-        """Fig. 9 line 8: is <u, s> in M (lowered last round or in this one), and reached?"""
+        """Fig. 9 lines 8 and 22: a task <u, s> in this round's M leaves it and scatters."""
         i = u * state[4] + row
-        stamp = state[1][i]
-        if stamp != (r & 255) and stamp != ((r + 1) & 255):
+        slot = (r & 1) * state[5] + i
+        if state[1][slot] == 0:
             return False, state[2]
-        du = state[0][i]
-        return du != state[2], du
+        state[1][slot] = 0
+        return True, state[0][i]
 
     @cuda.jit(device=True)
     def scatter(state, row, u, du, v, w, e, r, conv):
         """Fig. 9 line 25 with Fig. 7 lines 13-15: d[v, s] = min(d[v, s], d[u, s] + w),
-        and a lowered <v, s> joins M for the next round."""
+        and a lowered <v, s> joins the next round's M."""
         i = v * state[4] + row
         if relax_min(state[0], i, du + w, state[3], conv):
-            state[1][i] = (r + 1) & 255
+            state[1][((r + 1) & 1) * state[5] + i] = 1
             mark_changed(conv, r)
         return False
 
@@ -171,10 +175,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     width = gpu_rows.launch_width(
         n, k, group=group, launch_groups=launch_groups,
         pair_bytes=gpu_rows.pair_bytes(dtype, index, out_dtype, predecessors),
-        state_bytes=dtype.itemsize + 1, free_bytes=gpu_free_memory(),
+        state_bytes=dtype.itemsize + gpu_rows.MASK_BYTES, free_bytes=gpu_free_memory(),
         cache_bytes=gpu_rows.l2_cache_bytes())
     d_all = _cuda.device_array(n * width, dtype=dtype)
-    stamps_all = _cuda.device_array(n * width, dtype=np.uint8)
+    masks_all = _cuda.device_array(2 * n * width, dtype=np.uint8)
     pred_all = _cuda.device_array(n * width if predecessors else 1, dtype=index)
     out_all = _cuda.device_array((width, n), dtype=out_dtype)
     pred_out_all = _cuda.device_array((width, n) if predecessors else (1, 1), dtype=np.int64)
@@ -184,11 +188,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     for start in range(0, k, width):
         batch = sources[start:start + width]
         rows = batch.shape[0]
-        d, stamps = d_all[:n * rows], stamps_all[:n * rows]
+        d, masks = d_all[:n * rows], masks_all[:2 * n * rows]
         problem = Problem(dgraph, batch, distances=d, tally=tally)
         on_device = _cuda.to_device(batch)
-        gpu_rows.start_rows(d, stamps, on_device, problem.inf, tally)
-        state = (d, stamps, problem.inf, problem.floor, np.int64(rows))
+        gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
+        state = (d, masks, problem.inf, problem.floor, np.int64(rows), np.int64(n * rows))
         stats, negative = enact(problem, [step], state, loop=loop)
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
@@ -196,7 +200,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
             totals[key] += stats[key]
         block = slice(start, start + rows)
         if predecessors:
-            record_predecessors(problem, stamps, pred_all[:n * rows], on_device, pull, loop)
+            record_predecessors(problem, masks, pred_all[:n * rows], on_device, pull, loop)
         gpu_rows.deliver(d, on_device, problem.inf, out_all[:rows], dist[block], tally,
                          pred=pred_all[:n * rows] if predecessors else None,
                          pred_out=pred_out_all[:rows], pred_host=pred[block],
