@@ -8,9 +8,11 @@
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_apsp.py --tiny   # simulator smoke run
 
 Every line is one measurement with its peer measured in the same run, wall-clock
-(``perf_counter`` around the call, the GPU synchronised before and after; rows are
-delivered to host memory inside the call), after a first call on the same graph (two
-sources) that compiles the kernels and uploads the graph.
+(``perf_counter`` around the call, the GPU synchronised before and after), after a first
+call on the same graph (two sources) that compiles the kernels and uploads the graph.
+task-parallel leaves a result that fits on the GPU there (``deliver="auto"``) and streams
+larger ones to host memory; ``deliver="host"`` streams every launch's rows to the host
+inside the call, which the lines comparing with peers that deliver to the host use.
 
 - ``table1``: Okuyama Table 1 (V = 4,677: random E = 16K and power-law E = 16K, max
   out-degree 834, both w_max = 4096; ring and complete, w = 1), APSP without predecessors
@@ -18,7 +20,8 @@ sources) that compiles the kernels and uploads the graph.
   source) and scipy's ``dijkstra``.  The peers run on ``--peer-sources`` evenly spaced
   sources and are scaled to all V (the line says so); their rows are checked against
   task-parallel's.  Target: task-parallel at least 2.8x faster than repeated-sssp on every
-  topology.
+  topology.  task-parallel runs with ``deliver="host"`` (rows in host memory, as the
+  peers'); the line also gives its time with the matrix left on the GPU.
 - ``launches``: task-parallel APSP on the Table 1 random and ring graphs with 1, 4, 16
   groups of 32 per launch, the default rule (L2-sized launches) and all sources in one
   launch: what several groups per launch buy.
@@ -26,12 +29,14 @@ sources) that compiles the kernels and uploads the graph.
   APSP on the Table 1 graphs.
 - ``apsp``: APSP of ``random(V, 6V)`` (Harish & Narayanan's 100K graph: about 22 minutes
   on an 8800 GTX) delivered to host memory as an int32 (or float32) matrix, no
-  predecessors; the estimate beside the process's peak resident memory and the GPU memory
-  one launch holds; a sample of rows checked against scipy.  Target: under 60 s.
+  predecessors: streamed launch by launch (``deliver="host"``), and left on the GPU then
+  read to the host in one copy (when it fits there); the estimate beside the process's
+  peak resident memory and the GPU memory one launch holds; a sample of rows checked
+  against scipy.  Target: under 60 s.
 - ``multi``: ``multi_source`` from ``--multi-sources`` random sources of
-  ``random(V, 6V)`` against as many ``warpath.sssp(..., method="hbf")`` calls from Python
-  (distances left on the GPU: the cheapest form of the peer; the line also gives them with
-  each row copied to the host).  Target: at least 10x faster.
+  ``random(V, 6V)`` against as many ``warpath.sssp(..., method="hbf")`` calls from Python,
+  both leaving their distances on the GPU; and both delivering them to host memory
+  (``deliver="host"`` against each row copied to the host).  Target: at least 10x faster.
 
 ``--out FILE`` writes the records as JSON.  Exit status 1 if a check failed.
 """
@@ -39,6 +44,7 @@ sources) that compiles the kernels and uploads the graph.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import resource
 import time
@@ -114,7 +120,9 @@ def part_table1(bench, args):
         graph = table1_graph(w.generators, kind, args.table1_vertices)
         n = graph.num_vertices
         every = np.arange(n, dtype=np.int64)
-        ours_s, ours = bench.many(graph, every, "task-parallel", predecessors=False)
+        ours_s, ours = bench.many(graph, every, "task-parallel", predecessors=False,
+                                  deliver="host")
+        kept_s, _ = bench.many(graph, every, "task-parallel", predecessors=False)
         sample = spaced(n, args.peer_sources)
         peer_s, peer = bench.many(graph, sample, "repeated-sssp", predecessors=False)
         scale = n / len(sample)
@@ -126,11 +134,13 @@ def part_table1(bench, args):
         bench.record(
             f"table1 {kind:9s} V={n:,} E={graph.num_edges:,}  task-parallel {ours_s:8.3f} s "
             f"(width {ours.stats['launch_width']}, {ours.stats['batches']} launches, "
-            f"{ours.stats['iterations']} rounds) | repeated-sssp (hbf) {peer_all:8.3f} s "
+            f"{ours.stats['iterations']} rounds; {kept_s:8.3f} s left on the GPU) | "
+            f"repeated-sssp (hbf) {peer_all:8.3f} s "
             f"(from {len(sample)} sources) {peer_all / ours_s:6.1f}x | scipy dijkstra "
             f"{scipy_all:8.3f} s (from {len(scipy_sample)}) {scipy_all / ours_s:6.1f}x | "
             f"{'ok' if ok else 'WRONG'}",
             part="table1", graph=kind, vertices=n, arcs=graph.num_edges, seconds=ours_s,
+            seconds_left_on_gpu=kept_s,
             repeated_sssp_seconds=peer_all, scipy_seconds=scipy_all,
             speedup_vs_repeated=peer_all / ours_s, speedup_vs_scipy=scipy_all / ours_s,
             stats={k: v for k, v in ours.stats.items() if not isinstance(v, str)}, check=ok)
@@ -192,29 +202,50 @@ def part_apsp(bench, args):
     w.multi_source(graph, [0, 1], method="task-parallel", device="cuda", predecessors=False)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     seconds, m = bench.wall(lambda: w.apsp(graph, method="task-parallel", device="cuda",
-                                           predecessors=False))
+                                           predecessors=False, deliver="host"))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     raw = m._arrays._raw()   # the matrix as delivered (.distances would add a float64 copy)
     rows = spaced(n, 8)
     got = np.vstack([block for _, block in float_blocks(raw[rows])])
     expected = csgraph.dijkstra(graph.to_scipy(), indices=rows)
     ok = bool(np.allclose(got, expected, rtol=1e-5))
-    launch = m.stats["launch_width"] * n * gpu_rows.pair_bytes(raw.dtype, graph.indices.dtype,
-                                                               raw.dtype, False)
+    stats = dict(m.stats)
+    del m, raw
+    gc.collect()
+    try:   # the matrix left on the GPU, then read to the host in one copy
+        kept_s, kept = bench.wall(lambda: w.apsp(graph, method="task-parallel", device="cuda",
+                                                 predecessors=False, deliver="device"))
+        read_s, read = bench.wall(lambda: kept._arrays._raw())
+        ok = ok and bool(np.array_equal(read[rows[-1]], got[-1]) if raw_dtype_int(read)
+                         else np.allclose(read[rows[-1]], got[-1]))
+        kept_line = f"left on the GPU {kept_s:8.2f} s + read to the host {read_s:6.2f} s"
+        del kept, read
+    except w.MemoryLimitError as error:
+        kept_s = read_s = None
+        kept_line = f"not left on the GPU ({error})"
+    gc.collect()
+    dtype = np.dtype(np.float32 if weights == "float" else np.int32)
+    launch = stats["launch_width"] * n * gpu_rows.pair_bytes(dtype, graph.indices.dtype,
+                                                             dtype, False)
     bench.record(
-        f"apsp   random V={n:,} E={graph.num_edges:,} {raw.dtype} matrix to host: "
-        f"{seconds:8.2f} s (target < 60 s; Harish & Narayanan: ~22 min on an 8800 GTX) | "
-        f"matrix {raw.nbytes / 2**30:.1f} GiB, estimate {estimate.host_bytes / 2**30:.1f} GiB "
-        f"host + {estimate.gpu_bytes / 2**30:.2f} GiB GPU, peak resident "
-        f"{max(peak, before) / 2**30:.1f} GiB (before the call {before / 2**30:.1f} GiB), "
-        f"launches of {m.stats['launch_width']} sources ({launch / 2**20:.0f} MiB on the GPU), "
-        f"{m.stats['batches']} launches, {m.stats['iterations']} rounds | "
-        f"{'ok' if ok else 'WRONG'} ({len(rows)} rows against scipy)",
-        part="apsp", vertices=n, arcs=graph.num_edges, dtype=str(raw.dtype), seconds=seconds,
-        matrix_bytes=int(raw.nbytes), estimate_host=estimate.host_bytes,
-        estimate_gpu=estimate.gpu_bytes, peak_rss=peak, rss_before=before,
-        launch_bytes=int(launch), stats={k: v for k, v in m.stats.items()
-                                         if not isinstance(v, str)}, check=ok)
+        f"apsp   random V={n:,} E={graph.num_edges:,} {dtype} matrix streamed to host: "
+        f"{seconds:8.2f} s (target < 60 s; Harish & Narayanan: ~22 min on an 8800 GTX); "
+        f"{kept_line} | matrix {n * n * dtype.itemsize / 2**30:.1f} GiB, estimate "
+        f"{estimate.host_bytes / 2**30:.1f} GiB host + {estimate.gpu_bytes / 2**30:.2f} GiB "
+        f"GPU, peak resident {max(peak, before) / 2**30:.1f} GiB (before the call "
+        f"{before / 2**30:.1f} GiB), launches of {stats['launch_width']} sources "
+        f"({launch / 2**20:.0f} MiB on the GPU), {stats['batches']} launches, "
+        f"{stats['iterations']} rounds | {'ok' if ok else 'WRONG'} ({len(rows)} rows against "
+        f"scipy)",
+        part="apsp", vertices=n, arcs=graph.num_edges, dtype=str(dtype), seconds=seconds,
+        seconds_left_on_gpu=kept_s, seconds_read=read_s, matrix_bytes=n * n * dtype.itemsize,
+        estimate_host=estimate.host_bytes, estimate_gpu=estimate.gpu_bytes, peak_rss=peak,
+        rss_before=before, launch_bytes=int(launch),
+        stats={k: v for k, v in stats.items() if not isinstance(v, str)}, check=ok)
+
+
+def raw_dtype_int(array):
+    return array.dtype.kind == "i"
 
 
 def part_multi(bench, args):
@@ -222,7 +253,9 @@ def part_multi(bench, args):
     n = args.multi_vertices
     graph = w.generators.random(n, 6 * n, seed=2008)
     sources = np.random.default_rng(13).integers(0, n, size=args.multi_sources)
-    ours_s, ours = bench.many(graph, sources, "task-parallel", predecessors=False)
+    ours_s, _ = bench.many(graph, sources, "task-parallel", predecessors=False)
+    host_s, ours = bench.many(graph, sources, "task-parallel", predecessors=False,
+                              deliver="host")
 
     def singles(copy):
         rows = []
@@ -237,14 +270,14 @@ def part_multi(bench, args):
     raw = ours._arrays._raw()   # the matrix as delivered, in the GPU's type
     ok = all(np.array_equal(raw[i], copied[i]) for i in range(0, len(sources), 97))
     bench.record(
-        f"multi  random V={n:,} E={graph.num_edges:,} {len(sources)} sources: multi_source "
-        f"(task-parallel, width {ours.stats['launch_width']}) {ours_s:8.3f} s | "
-        f"{len(sources)} x sssp(hbf) from Python {lazy_s:8.3f} s (rows left on the GPU) "
-        f"{lazy_s / ours_s:6.1f}x, {copied_s:8.3f} s (each row copied to the host) "
-        f"{copied_s / ours_s:6.1f}x (target >= 10x) | {'ok' if ok else 'WRONG'}",
+        f"multi  random V={n:,} E={graph.num_edges:,} {len(sources)} sources, left on the GPU: "
+        f"multi_source (task-parallel, width {ours.stats['launch_width']}) {ours_s:8.3f} s | "
+        f"{len(sources)} x sssp(hbf) from Python {lazy_s:8.3f} s: {lazy_s / ours_s:6.1f}x "
+        f"(target >= 10x); delivered to host memory: {host_s:8.3f} s | {copied_s:8.3f} s: "
+        f"{copied_s / host_s:6.1f}x | {'ok' if ok else 'WRONG'}",
         part="multi", vertices=n, arcs=graph.num_edges, sources=len(sources), seconds=ours_s,
-        singles_seconds=lazy_s, singles_copied_seconds=copied_s, speedup=lazy_s / ours_s,
-        check=ok)
+        seconds_to_host=host_s, singles_seconds=lazy_s, singles_copied_seconds=copied_s,
+        speedup=lazy_s / ours_s, speedup_to_host=copied_s / host_s, check=ok)
 
 
 PARTS = {"table1": part_table1, "launches": part_launches, "paths": part_paths,

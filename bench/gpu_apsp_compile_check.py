@@ -51,7 +51,8 @@ def main():
             _compile(start, (d, masks, sources, inf))
             for out in (np.zeros((4, N), dtype), np.zeros((4, N), np.int64)):
                 _compile(distances, (d, out, sources, inf, out[0, 0], d[:N], True))
-            _compile(predecessors, (pred, np.zeros((4, N), np.int64), sources))
+            for out in (np.zeros((4, N), np.int64), np.zeros((4, N), index)):   # host, device
+                _compile(predecessors, (pred, out, sources))
             _compile(gpu_predecessors._start_tree_kernel(), (pred, masks, sources))
             weights = np.zeros(30, dtype)
             _compile(gpu_johnson._reweight_kernel(), (np.zeros(30, index), np.zeros(30, index),

@@ -56,7 +56,7 @@ def test_start_and_delivery_round_trip_vertex_major_rows():
     host_pred = np.zeros((rows, n), np.int64)
     h = cuda.to_device(np.array([0, -10, -20, -30], np.int64))
     gpu_rows.deliver(d, cuda.to_device(sources), inf, cuda.device_array((rows, n), np.int32),
-                     host, tally, pred=pred, pred_out=cuda.device_array((rows, n), np.int64),
+                     tally, host=host, pred=pred, pred_out=cuda.device_array((rows, n), np.int64),
                      pred_host=host_pred, potentials=h)
     expected = values.T - h.copy_to_host()[sources][:, None] + h.copy_to_host()[None, :]
     expected[1, 3] = np.iinfo(np.int32).max     # unreached: the host type's own marker
@@ -65,11 +65,42 @@ def test_start_and_delivery_round_trip_vertex_major_rows():
     assert tally.launches == 3
 
 
+def test_a_result_stays_on_the_gpu_when_it_fits_there():
+    gib = 2**30
+    assert gpu_rows.choose_delivery("auto", 40 * gib, gib, 80 * gib) == "device"
+    assert gpu_rows.choose_delivery("auto", 64 * gib, gib, 80 * gib) == "host"
+    assert gpu_rows.choose_delivery("auto", 64 * gib, gib, None) == "device"   # unknown
+    assert gpu_rows.choose_delivery("host", gib, gib, 80 * gib) == "host"
+    with pytest.raises(warpath.MemoryLimitError, match="deliver='host'"):
+        gpu_rows.choose_delivery("device", 64 * gib, gib, 80 * gib)
+    assert gpu_rows.result_bytes(3, 10, np.float32, np.int64, True) == 3 * 10 * 12
+
+
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_both_destinations_give_the_same_matrix(where):
+    n, rows = 5, 3
+    out = gpu_rows.Destination(where, 4, n, np.int64, np.int32, predecessors=True)
+    out.stage(rows)
+    assert out.pair_bytes(np.int32, np.int32) == (4 + 2 + 8 + 4 + 8 if where == "host" else 10)
+    d = cuda.to_device(np.arange(n * rows, dtype=np.int32))      # d[v, s] = 3 v + s
+    pred = cuda.to_device(np.arange(n * rows, dtype=np.int32))
+    tally = RunTally()
+    out.write(0, d, cuda.to_device(np.array([0, 1, 2])), np.int32(99), tally, pred=pred)
+    out.write(3, d[:n], cuda.to_device(np.array([4])), np.int32(99), tally, pred=pred[:n])
+    matrix = out.matrix(np.array([0, 1, 2, 4]), {"iterations": 1})
+    assert matrix.stats["delivered"] == where
+    assert matrix.exact_distances.tolist()[:3] == np.arange(15).reshape(5, 3).T.tolist()
+    assert matrix.exact_distances.tolist()[3] == list(range(5))
+    assert matrix.predecessors[1].tolist() == [1, -1, 7, 10, 13]
+
+
 def test_bad_group_options():
     gpu_rows.check_group_options(1, 1)
     for group, groups in ((0, None), (True, None), (4, 0), (4, 2.0)):
         with pytest.raises(warpath.OptionError):
             gpu_rows.check_group_options(group, groups)
+    with pytest.raises(warpath.OptionError, match="deliver must be one of"):
+        gpu_rows.check_group_options(1, 1, "gpu")
 
 
 def test_the_estimate_counts_the_gpu_type_and_the_gpu_bytes():

@@ -31,23 +31,24 @@ def test_apsp_matches_scipy_with_paths(name, graph):
     assert matrix.stats["batches"] == 1 and matrix.stats["launch_width"] == graph.num_vertices
 
 
-@pytest.mark.parametrize("loop", ["fast", "paper"])
+@pytest.mark.parametrize("loop, deliver", [("fast", "host"), ("paper", "device")])
 @pytest.mark.parametrize("predecessors", [True, False])
 @pytest.mark.parametrize("name", ["random-int", "disconnected", "negative", "zero-cycles",
                                   "random-float-undirected", "complete"])
-def test_multi_source_in_several_launches(name, predecessors, loop):
+def test_multi_source_in_several_launches(name, predecessors, loop, deliver):
     graph = dict(GRAPHS)[name]
     sources = [s % graph.num_vertices for s in SOURCES]
     heard = []
     matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                  predecessors=predecessors, loop=loop,
+                                  predecessors=predecessors, loop=loop, deliver=deliver,
                                   progress=lambda done, total: heard.append((done, total)),
                                   **SMALL_BATCHES)
     assert matrix.sources.tolist() == sources
     assert_rows(graph, matrix, predecessors=predecessors)
     assert matrix.stats["batches"] == 3 and matrix.stats["launch_width"] == 4
     assert heard == [(4, 10), (8, 10), (10, 10)]
-    assert matrix.stats["loop"] == loop
+    assert matrix.stats["loop"] == loop and matrix.stats["delivered"] == deliver
+    assert (matrix.device_distances is None) == (deliver == "host")
 
 
 def test_both_loops_agree_and_the_paper_loop_reads_the_flag_every_round():
@@ -68,6 +69,7 @@ def test_duplicate_sources_give_equal_rows():
 
 def test_integer_results_keep_the_gpu_type_and_wide_weights_are_exact():
     small = run(gen.grid(3, 3, seed=1), predecessors=False)
+    assert small.stats["delivered"] == "device" and small.device_distances.dtype == np.int32
     assert small._arrays._raw().dtype == np.int32
     wide = dict(GRAPHS)["int64-wide"]
     matrix = run(wide)
@@ -127,6 +129,7 @@ def test_a_device_graph_is_taken_as_it_is():
     ({"group": 2.5}, "group must be a positive integer"),
     ({"launch_groups": -1}, "launch_groups must be a positive integer"),
     ({"loop": "host"}, "loop must be one of"),
+    ({"deliver": "disk"}, "deliver must be one of"),
     ({"k": 3}, "has no option k"),
 ])
 def test_bad_options_are_refused_by_name(options, message):

@@ -9,9 +9,11 @@ This module holds what every such method shares:
 
 - :func:`launch_width`: how many sources one launch solves, from the GPU's
   free memory and its L2 cache (groups of ``group`` sources, the paper's N);
+- where the result goes (:func:`choose_delivery`): a row-major matrix on the
+  GPU when it fits there (read to the host when first read, like every GPU
+  result), else host matrices that each launch's rows are streamed into;
 - the kernels that start a launch (:func:`start_rows`) and deliver its rows
-  to a host matrix row-major (:func:`deliver`), with Johnson's potentials
-  undone on the way when given;
+  row-major (:func:`deliver`), with Johnson's potentials undone on the way;
 - :func:`gpu_memory`, the ``memory=`` hook of the registry for these methods.
 
 Examples
@@ -39,6 +41,8 @@ GROUP = 32
 #: Mask bytes per task: this round's set M and the next round's (see
 #: :mod:`warpath.apsp.task_parallel`).
 MASK_BYTES = 2
+#: ``deliver=`` values: the GPU when the result fits there, else the host; or either one.
+DELIVERIES = ("auto", "device", "host")
 #: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
 #: slack and room for other work on the device).
 FREE_SHARE = 0.8
@@ -46,8 +50,9 @@ FREE_SHARE = 0.8
 DEFAULT_CACHE_BYTES = 50 * 10**6
 
 
-def check_group_options(group, launch_groups) -> None:
-    """Validate ``group`` (a positive int) and ``launch_groups`` (``None`` or a positive int).
+def check_group_options(group, launch_groups, deliver="auto") -> None:
+    """Validate ``group`` (a positive int), ``launch_groups`` (``None`` or a positive int)
+    and ``deliver`` (one of :data:`DELIVERIES`).
 
     Examples
     --------
@@ -57,6 +62,8 @@ def check_group_options(group, launch_groups) -> None:
     ...
     warpath.errors.OptionError: group must be a positive integer, not 0
     """
+    if deliver not in DELIVERIES:
+        raise OptionError(f"deliver must be one of {DELIVERIES}, not {deliver!r}")
     for name, value in (("group", group), ("launch_groups", launch_groups)):
         if value is None and name == "launch_groups":
             continue
@@ -65,19 +72,71 @@ def check_group_options(group, launch_groups) -> None:
 
 
 def pair_bytes(dtype, index_dtype, out_dtype, predecessors: bool) -> int:
-    """Device bytes per (vertex, row) pair of a launch: distance, the two mask bytes and the
-    row-major copy delivered to the host, plus the predecessor and its int64 copy.
+    """Device bytes per (vertex, row) pair of a launch: distance and the two mask bytes,
+    the predecessor, and for rows streamed to the host (``out_dtype`` not ``None``) their
+    row-major copies (distance in ``out_dtype``, int64 predecessor).
 
     Examples
     --------
     >>> pair_bytes(np.int32, np.int32, np.int32, False), pair_bytes(np.int32, np.int32,
     ...                                                              np.int32, True)
     (10, 22)
+    >>> pair_bytes(np.int32, np.int32, None, True)   # rows written into a GPU matrix
+    10
     """
-    size = np.dtype(dtype).itemsize + MASK_BYTES + np.dtype(out_dtype).itemsize
+    staged = out_dtype is not None
+    size = np.dtype(dtype).itemsize + MASK_BYTES
+    if staged:
+        size += np.dtype(out_dtype).itemsize
     if predecessors:
-        size += np.dtype(index_dtype).itemsize + 8
+        size += np.dtype(index_dtype).itemsize + (8 if staged else 0)
     return size
+
+
+def result_bytes(rows: int, num_vertices: int, out_dtype, index_dtype,
+                 predecessors: bool) -> int:
+    """Bytes of a result kept on the GPU: distances, and predecessors in the index type.
+
+    Examples
+    --------
+    >>> result_bytes(10, 100, np.int32, np.int32, True)
+    8000
+    """
+    per_pair = np.dtype(out_dtype).itemsize
+    if predecessors:
+        per_pair += np.dtype(index_dtype).itemsize
+    return int(rows) * int(num_vertices) * per_pair
+
+
+def choose_delivery(deliver: str, result: int, launch: int, free_bytes: int | None) -> str:
+    """``"device"`` or ``"host"``: where a result of ``result`` bytes goes, given the
+    ``launch`` bytes one launch needs beside it.
+
+    ``"auto"`` keeps it on the GPU when both fit in :data:`FREE_SHARE` of the free
+    memory (or when the free memory is unknown: the simulator), else streams the rows to
+    the host (an output larger than the GPU).
+
+    Raises
+    ------
+    MemoryLimitError
+        For ``deliver="device"`` when the result does not fit on the GPU.
+
+    Examples
+    --------
+    >>> choose_delivery("auto", 10 * 2**30, 2**20, 80 * 2**30)
+    'device'
+    >>> choose_delivery("auto", 70 * 2**30, 2**20, 80 * 2**30)
+    'host'
+    """
+    fits = free_bytes is None or result + launch <= FREE_SHARE * free_bytes
+    if deliver == "device" and not fits:
+        raise MemoryLimitError(
+            f"the result needs about {(result + launch) / 2**30:,.2f} GiB of GPU memory but "
+            f"{free_bytes / 2**30:,.2f} GiB is free; use deliver='host' (rows streamed to "
+            f"host memory) or fewer sources")
+    if deliver == "auto":
+        return "device" if fits else "host"
+    return deliver
 
 
 def l2_cache_bytes() -> int:
@@ -213,14 +272,15 @@ def start_rows(d, masks, sources, inf, tally) -> None:
     tally.launch()
 
 
-def deliver(d, sources, inf, out, host, tally, pred=None, pred_out=None, pred_host=None,
-            potentials=None) -> None:
-    """Copy a launch's rows to the host matrices, row-major, through the device buffers ``out``
-    (rows x n, the host's distance type) and ``pred_out`` (int64).
+def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
+            pred_host=None, potentials=None) -> None:
+    """Write a launch's rows row-major into ``out`` (rows x n device matrix, the result's
+    distance type) and the predecessors ``pred`` into ``pred_out``; with ``host`` /
+    ``pred_host`` (C-contiguous blocks of host matrices) ``out`` and ``pred_out`` are
+    staging buffers, copied there.
 
-    ``host`` / ``pred_host`` are the host rows (C-contiguous blocks of the result matrices);
-    unreached entries become the host type's own unreached value; ``potentials`` (a device
-    array h) undoes Johnson's reweighting.
+    Unreached entries become the result type's own unreached value; ``potentials`` (a
+    device array h) undoes Johnson's reweighting; a row's source gets predecessor -1.
 
     Examples
     --------
@@ -229,7 +289,7 @@ def deliver(d, sources, inf, out, host, tally, pred=None, pred_out=None, pred_ho
     >>> d = nb.to_device(np.array([0, 5, 3, 0, 9, 9], np.int32))   # 3 vertices x 2 rows
     >>> host = np.zeros((2, 3), np.int64)
     >>> deliver(d, nb.to_device(np.array([0, 1])), np.int32(9), nb.device_array((2, 3),
-    ...         np.int64), host, RunTally())
+    ...         np.int64), RunTally(), host=host)
     >>> host.tolist()
     [[0, 3, 9223372036854775807], [5, 0, 9223372036854775807]]
     """
@@ -241,21 +301,95 @@ def deliver(d, sources, inf, out, host, tally, pred=None, pred_out=None, pred_ho
     shifted = potentials is not None
     h = potentials if shifted else out[0, :1]
     distances[blocks, THREADS](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
-    out.copy_to_host(host)
     tally.launch()
+    if host is not None:
+        out.copy_to_host(host)
     if pred is not None:
         predecessors[blocks, THREADS](pred, pred_out, sources)
-        pred_out.copy_to_host(pred_host)
         tally.launch()
+        if pred_host is not None:
+            pred_out.copy_to_host(pred_host)
+
+
+class Destination:
+    """Where a run's rows go (:func:`choose_delivery`): a row-major matrix on the GPU, or
+    the host matrices of :func:`warpath.apsp.repeated_sssp.empty_matrices`, fed through
+    staging buffers of one launch's rows.
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> out = Destination("host", 2, 3, np.int32, np.int32, predecessors=False)
+    >>> out.stage(2)
+    >>> d = nb.to_device(np.array([0, 5, 3, 0, 9, 9], np.int32))   # 3 vertices x 2 rows
+    >>> out.write(0, d, nb.to_device(np.array([0, 1])), np.int32(9), RunTally())
+    >>> out.matrix(np.array([0, 1]), {}).exact_distances.tolist()[0]
+    [0, 3, 9223372036854775807]
+    """
+
+    def __init__(self, where: str, rows: int, num_vertices: int, out_dtype, index_dtype,
+                 predecessors: bool):
+        from numba import cuda as _cuda
+
+        from ..dtypes import unreached_value
+        from .repeated_sssp import empty_matrices
+
+        self.where = where
+        self.out_dtype = np.dtype(out_dtype)
+        self.predecessors = predecessors
+        if where == "device":
+            self.dist = _cuda.device_array((rows, num_vertices), dtype=self.out_dtype)
+            self.pred = _cuda.device_array((rows, num_vertices) if predecessors else (1, 1),
+                                           dtype=index_dtype)
+        else:
+            self.dist, self.pred = empty_matrices(rows, num_vertices, self.out_dtype,
+                                                  unreached_value(self.out_dtype), predecessors)
+        self._staging = None
+
+    def pair_bytes(self, dtype, index_dtype) -> int:
+        """Device bytes per task of a launch writing here (see :func:`pair_bytes`)."""
+        staged = self.out_dtype if self.where == "host" else None
+        return pair_bytes(dtype, index_dtype, staged, self.predecessors)
+
+    def stage(self, width: int) -> None:
+        """Allocate the staging buffers of launches of ``width`` rows (host delivery only)."""
+        if self.where == "host":
+            from numba import cuda as _cuda
+
+            n = self.dist.shape[1]
+            self._staging = (_cuda.device_array((width, n), dtype=self.out_dtype),
+                             _cuda.device_array((width, n) if self.predecessors else (1, 1),
+                                                dtype=np.int64))
+
+    def write(self, start: int, d, sources, inf, tally, pred=None, potentials=None) -> None:
+        """Deliver the rows ``start ...`` of one launch (``sources`` on the device)."""
+        block = slice(start, start + sources.shape[0])
+        if self.where == "device":
+            deliver(d, sources, inf, self.dist[block], tally, pred=pred,
+                    pred_out=self.pred[block], potentials=potentials)
+            return
+        out, pred_out = self._staging
+        rows = sources.shape[0]
+        deliver(d, sources, inf, out[:rows], tally, host=self.dist[block], pred=pred,
+                pred_out=pred_out[:rows], pred_host=self.pred[block], potentials=potentials)
+
+    def matrix(self, sources, stats):
+        """The :class:`~warpath.DistanceMatrix` of the delivered rows."""
+        from ..result import DistanceMatrix
+
+        return DistanceMatrix(sources, self.dist, self.pred if self.predecessors else None,
+                              {**stats, "delivered": self.where})
 
 
 def gpu_memory(graph, rows, predecessors, group: int = GROUP):
     """The registry's ``memory=`` hook of the task-parallel methods: ``(host, gpu)`` bytes.
 
     Host: the result matrices in the GPU's distance type (int32 where every path fits)
-    with int64 predecessors, and the work arrays.  GPU: the graph (twice with
-    predecessors: the reverse graph of the recording pass) and one launch of ``group``
-    sources, the least a run needs; wider launches take what is free beyond that.
+    with int64 predecessors, and the work arrays (what reading a result kept on the GPU
+    takes too).  GPU: the graph (twice with predecessors: the reverse graph of the
+    recording pass) and one launch of ``group`` sources streamed to the host, the least a
+    run needs; a result kept on the GPU and wider launches take what is free beyond that.
 
     Examples
     --------

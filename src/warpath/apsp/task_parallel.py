@@ -26,8 +26,10 @@ nobody clears would wrap around.)
 
 Sources run in launches of whole groups of ``group`` sources (the paper's N =
 32, a warp), as many groups per launch as :func:`~warpath.apsp.gpu_rows.launch_width`
-allows; each launch's rows are delivered to the host matrices (and
-``progress(done, total)`` told) before the next starts.  Negative weights
+allows; each launch's rows are delivered row-major (and ``progress(done,
+total)`` told) before the next starts: into a matrix left on the GPU when the
+result fits there (read to the host on first read, as every GPU result),
+else streamed into host matrices (``deliver=``).  Negative weights
 are exact without a negative cycle; a reachable one (a round |V| that still
 lowers a distance, or a distance below every simple path's length) raises
 :class:`~warpath.NegativeCycleError` with the cycle.  Paths: section 5.3,
@@ -56,7 +58,7 @@ from .gpu_rows import GROUP, gpu_memory
 cuda = None
 
 #: The options of the registered method (johnson on the GPU takes them too).
-OPTIONS = ("group", "launch_groups", "loop")
+OPTIONS = ("group", "launch_groups", "loop", "deliver")
 
 
 @functools.lru_cache(maxsize=None)
@@ -95,7 +97,7 @@ def _round_step():
 
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
-          loop="fast", dtype=None, out_dtype=None, potentials=None):
+          loop="fast", deliver="auto", dtype=None, out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
 
@@ -105,13 +107,17 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     sources : ndarray of int64
     predecessors : bool
     progress : callable, optional
-        ``progress(done, total)`` after each launch's rows reach the host.
+        ``progress(done, total)`` after each launch's rows are delivered.
     group : int
         Sources per group (the paper's N); launches take whole groups.
     launch_groups : int, optional
         Groups per launch; default as many as the L2 cache and the free memory allow
         (:func:`~warpath.apsp.gpu_rows.launch_width`).
     loop : {"fast", "paper"}
+    deliver : {"auto", "device", "host"}
+        Where the result goes: a matrix left on the GPU (read to the host on first read),
+        or host matrices each launch's rows are streamed into; ``"auto"``: the GPU when
+        the result fits in its free memory (:func:`~warpath.apsp.gpu_rows.choose_delivery`).
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -125,14 +131,15 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     DistanceMatrix
         ``stats``: iterations (rounds, summed over launches), relaxations (arcs
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
-        launches, host_syncs, ``loop``.
+        launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``).
 
     Raises
     ------
     NegativeCycleError
         When a negative cycle is reachable from one of the sources.
     MemoryLimitError
-        When not even one group fits in the GPU's free memory.
+        When not even one group fits in the GPU's free memory, or ``deliver="device"``
+        and the result does not.
 
     Examples
     --------
@@ -149,17 +156,15 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     from ..cuda.enactor import check_loop, enact
     from ..cuda.predecessors import _strictly_increasing
     from ..cuda.problem import DEVICE_INTEGER_TYPES, Problem
-    from ..dtypes import distance_dtype, unreached_value
+    from ..dtypes import distance_dtype
     from ..errors import NegativeCycleError
     from ..negative_cycles import negative_cycle_from
-    from ..result import DistanceMatrix
     from . import gpu_rows
     from .gpu_predecessors import record_predecessors
     from .memory import gpu_free_memory
-    from .repeated_sssp import empty_matrices
 
     check_loop(loop)
-    gpu_rows.check_group_options(group, launch_groups)
+    gpu_rows.check_group_options(group, launch_groups, deliver)
     dgraph = device_graph(graph)
     sources = np.asarray(sources, dtype=np.int64)
     n, k = dgraph.num_vertices, sources.shape[0]
@@ -171,17 +176,19 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     pull = predecessors and _strictly_increasing(dgraph, dtype)
     if pull:
         dgraph.reverse()   # uploaded before the plan reads the free memory
-    dist, pred = empty_matrices(k, n, out_dtype, unreached_value(out_dtype), predecessors)
+    where = gpu_rows.choose_delivery(
+        deliver, gpu_rows.result_bytes(k, n, out_dtype, index, predecessors),
+        min(k, group) * n * gpu_rows.pair_bytes(dtype, index, None, predecessors),
+        gpu_free_memory())
+    out = gpu_rows.Destination(where, k, n, out_dtype, index, predecessors)
     width = gpu_rows.launch_width(
-        n, k, group=group, launch_groups=launch_groups,
-        pair_bytes=gpu_rows.pair_bytes(dtype, index, out_dtype, predecessors),
+        n, k, group=group, launch_groups=launch_groups, pair_bytes=out.pair_bytes(dtype, index),
         state_bytes=dtype.itemsize + gpu_rows.MASK_BYTES, free_bytes=gpu_free_memory(),
         cache_bytes=gpu_rows.l2_cache_bytes())
+    out.stage(width)
     d_all = _cuda.device_array(n * width, dtype=dtype)
     masks_all = _cuda.device_array(2 * n * width, dtype=np.uint8)
     pred_all = _cuda.device_array(n * width if predecessors else 1, dtype=index)
-    out_all = _cuda.device_array((width, n), dtype=out_dtype)
-    pred_out_all = _cuda.device_array((width, n) if predecessors else (1, 1), dtype=np.int64)
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
     step = _round_step()
@@ -198,17 +205,14 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
             totals[key] += stats[key]
-        block = slice(start, start + rows)
+        pred = pred_all[:n * rows] if predecessors else None
         if predecessors:
-            record_predecessors(problem, masks, pred_all[:n * rows], on_device, pull, loop)
-        gpu_rows.deliver(d, on_device, problem.inf, out_all[:rows], dist[block], tally,
-                         pred=pred_all[:n * rows] if predecessors else None,
-                         pred_out=pred_out_all[:rows], pred_host=pred[block],
-                         potentials=potentials)
+            record_predecessors(problem, masks, pred, on_device, pull, loop)
+        out.write(start, d, on_device, problem.inf, tally, pred=pred, potentials=potentials)
         if progress is not None:
             progress(start + rows, k)
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop}
-    return DistanceMatrix(sources, dist, pred if predecessors else None, tally.as_stats(stats))
+    return out.matrix(sources, tally.as_stats(stats))
 
 
 @register("apsp", "task-parallel", "cuda", negative_weights=True, auto_rank=0, options=OPTIONS,
@@ -220,7 +224,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
           summary="many SSSP at once, vertex-major interleaved state, one thread per "
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
-                  launch_groups=None, loop="fast"):
+                  launch_groups=None, loop="fast", deliver="auto"):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
     Called through :func:`warpath.multi_source` and :func:`warpath.apsp` on the GPU
@@ -239,6 +243,9 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
         Sources per group (32) and groups per launch (default: by cache and free memory).
     loop : {"fast", "paper"}
         One persistent kernel per launch, or the paper's launch and flag read per round.
+    deliver : {"auto", "device", "host"}
+        The result left on the GPU until read (``"auto"``: when it fits there), or
+        streamed to host memory launch by launch.
 
     Returns
     -------
@@ -261,4 +268,4 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     (True, [8, 0])
     """
     return solve(graph, sources, predecessors=predecessors, progress=progress, group=group,
-                 launch_groups=launch_groups, loop=loop)
+                 launch_groups=launch_groups, loop=loop, deliver=deliver)
