@@ -41,11 +41,11 @@ def main():
             inf = dtype(0)
             tag = f"{np.dtype(dtype).name} distances, {np.dtype(index).name} indices"
             compile_steps(f"task-parallel round, {tag}", [task_parallel._round_step()],
-                          (d, masks, inf, inf, rows, tasks), False, index)
+                          (d, masks, rows, tasks, inf, inf), False, index)
             pull, tree = gpu_predecessors._steps()
             compile_steps(f"recording pass, {tag}", [pull], (d, pred, inf, rows, sources),
                           False, index)
-            compile_steps(f"tight-arc search, {tag}", [tree], (d, masks, pred, rows, tasks), False,
+            compile_steps(f"tight-arc search, {tag}", [tree], (d, masks, rows, tasks, inf, pred), False,
                           index)
             start, distances, predecessors = gpu_rows._kernels()
             _compile(start, (d, masks, sources, inf))

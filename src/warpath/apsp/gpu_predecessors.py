@@ -43,15 +43,16 @@ cuda = None
 @functools.lru_cache(maxsize=None)
 def _steps():
     """``(pull, tree)``: the one-pass recording over the reversed graph (state ``(d, pred,
-    inf, W, sources)``) and a round of the tight-arc search (state ``(d, masks, pred, W, T)``,
-    the masks as the task-parallel rounds' of T = n W tasks)."""
+    inf, W, sources)``) and a round of the tight-arc search (state ``(d, masks, W, T, inf,
+    pred)``, the masks as the task-parallel rounds', see
+    :func:`~warpath.apsp.gpu_rows.mask_functions`)."""
     global cuda
     from numba import cuda
 
     from ..cuda.atomics import claim
-    from ..cuda.flags import mark_changed
     from ..cuda.mappings import tasks
     from ..cuda.operators import advance
+    from .gpu_rows import mask_functions
 
     @cuda.jit(device=True)
     def reached_target(state, row, v, r):
@@ -70,27 +71,18 @@ def _steps():
             state[1][v * state[3] + row] = u
         return False
 
-    @cuda.jit(device=True)
-    def claimed_last_round(state, row, u, r):
-        """The tasks claimed in the last round (the row's source in round 0) expand."""
-        i = u * state[3] + row
-        slot = (r & 1) * state[4] + i
-        if state[1][slot] == 0:
-            return False, state[0][i]
-        state[1][slot] = 0
-        return True, state[0][i]
+    in_mask, join_next = mask_functions()   # the tasks claimed last round expand
 
     @cuda.jit(device=True)
     def claim_tight_arc(state, row, u, du, v, w, e, r, conv):
         """A tight arc u -> v claims <v, s> for u if nothing claimed it before; <v, s>
         expands next round."""
-        j = v * state[3] + row
-        if du + w == state[0][j] and claim(state[2], j, u, -1):
-            state[1][((r + 1) & 1) * state[4] + j] = 1
-            mark_changed(conv, r)
+        j = v * state[2] + row
+        if du + w == state[0][j] and claim(state[5], j, u, -1):
+            join_next(state, j, r, conv)
         return False
 
-    return advance(tasks(), reached_target, tight_in_arc), advance(tasks(), claimed_last_round,
+    return advance(tasks(), reached_target, tight_in_arc), advance(tasks(), in_mask,
                                                                    claim_tight_arc)
 
 
@@ -164,5 +156,5 @@ def record_predecessors(problem, masks, pred, sources, pull: bool, loop: str = "
         return
     _start_tree_kernel()[blocks_for(pred.shape[0]), THREADS](pred, masks, sources)
     problem.tally.launch()
-    enact(recording, [tree_step], (d, masks, pred, np.int64(rows), np.int64(pred.shape[0])),
-          loop=loop, max_rounds=problem.n + 1)
+    state = (d, masks, np.int64(rows), np.int64(pred.shape[0]), problem.inf, pred)
+    enact(recording, [tree_step], state, loop=loop, max_rounds=problem.n + 1)

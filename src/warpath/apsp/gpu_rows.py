@@ -203,6 +203,40 @@ def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
 
 
 @functools.lru_cache(maxsize=None)
+def mask_functions():
+    """``(in_mask, join_next)``: the device functions of Harish's mask M, double-buffered.
+
+    The rounds of a launch read this round's mask and write the next round's
+    (:mod:`warpath.apsp.task_parallel`).  Their state starts ``(d, masks, W, T,
+    placeholder, ...)``: the vertex-major distances, the two masks (round r's at ``(r %
+    2) * T``), the launch's width W and its T = n W tasks, and a value of d's type.
+    ``in_mask(state, row, u, r)`` is an advance's gather: a task in round r's mask leaves
+    it and expands with its distance; ``join_next(state, i, r, conv)`` puts task ``i`` in
+    round r + 1's mask and marks the round as changed.
+    """
+    global cuda
+    from numba import cuda
+
+    from ..cuda.flags import mark_changed
+
+    @cuda.jit(device=True)
+    def in_mask(state, row, u, r):
+        i = u * state[2] + row
+        slot = (r & 1) * state[3] + i
+        if state[1][slot] == 0:
+            return False, state[4]
+        state[1][slot] = 0  # only this task's thread touches round r's mask in round r
+        return True, state[0][i]
+
+    @cuda.jit(device=True)
+    def join_next(state, i, r, conv):
+        state[1][((r + 1) & 1) * state[3] + i] = 1
+        mark_changed(conv, r)
+
+    return in_mask, join_next
+
+
+@functools.lru_cache(maxsize=None)
 def _kernels():
     """The start and delivery kernels (compiled per argument types on first launch)."""
     global cuda

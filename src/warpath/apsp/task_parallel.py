@@ -63,34 +63,25 @@ OPTIONS = ("group", "launch_groups", "loop", "deliver")
 
 @functools.lru_cache(maxsize=None)
 def _round_step():
-    """One round: the scatter of every task in M.  State: ``(d, masks, inf, floor, W, T)``:
-    ``masks[(r % 2) * T + i]`` is round r's M for task i of the T = n W."""
+    """One round: the scatter of every task in M.  State: ``(d, masks, W, T, inf, floor)``
+    (see :func:`~warpath.apsp.gpu_rows.mask_functions`)."""
     global cuda
     from numba import cuda
 
     from ..cuda.atomics import relax_min
-    from ..cuda.flags import mark_changed
     from ..cuda.mappings import tasks
     from ..cuda.operators import advance
+    from .gpu_rows import mask_functions
 
-    @cuda.jit(device=True)
-    def in_mask(state, row, u, r):
-        """Fig. 9 lines 8 and 22: a task <u, s> in this round's M leaves it and scatters."""
-        i = u * state[4] + row
-        slot = (r & 1) * state[5] + i
-        if state[1][slot] == 0:
-            return False, state[2]
-        state[1][slot] = 0
-        return True, state[0][i]
+    in_mask, join_next = mask_functions()   # Fig. 9 lines 8 and 22: <u, s> leaves M
 
     @cuda.jit(device=True)
     def scatter(state, row, u, du, v, w, e, r, conv):
         """Fig. 9 line 25 with Fig. 7 lines 13-15: d[v, s] = min(d[v, s], d[u, s] + w),
         and a lowered <v, s> joins the next round's M."""
-        i = v * state[4] + row
-        if relax_min(state[0], i, du + w, state[3], conv):
-            state[1][((r + 1) & 1) * state[5] + i] = 1
-            mark_changed(conv, r)
+        i = v * state[2] + row
+        if relax_min(state[0], i, du + w, state[5], conv):
+            join_next(state, i, r, conv)
         return False
 
     return advance(tasks(), in_mask, scatter)
@@ -199,7 +190,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         problem = Problem(dgraph, batch, distances=d, tally=tally)
         on_device = _cuda.to_device(batch)
         gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
-        state = (d, masks, problem.inf, problem.floor, np.int64(rows), np.int64(n * rows))
+        state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
         stats, negative = enact(problem, [step], state, loop=loop)
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
