@@ -3,6 +3,7 @@
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py
     compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py bfs   # BFS methods only
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py apsp  # many-source only
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -61,11 +62,53 @@ def check_bfs(graphs):
     return failures
 
 
+#: Every GPU many-source / all-pairs method and its main options.
+APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "launch_groups": 1},
+                                            {"loop": "paper"}, {"deliver": "host"})]
+             + [("repeated-sssp", {}), ("johnson", {})]
+             + [("floyd-warshall", o) for o in ({}, {"variant": "harish"}, {"dpx": False},
+                                                {"tile": 16})])
+
+
+def check_apsp(graphs):
+    """Every GPU APSP method against scipy, paths included; the failures."""
+    failures = 0
+    for g in graphs:
+        ref = csgraph.johnson(g.to_scipy())
+        for method, options in APSP_RUNS:
+            r = warpath.apsp(g, method=method, device="cuda", **options)
+            ok = np.allclose(r.distances, ref, rtol=1e-6)
+            reachable = np.argwhere(np.isfinite(ref))[:50]
+            ok = ok and all(len(r.path(int(s), int(t))) > 0 for s, t in reachable)
+            failures += not ok
+            print(g.num_vertices, "apsp", method, options, "ok" if ok else "WRONG", flush=True)
+        m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
+                                 group=2, predecessors=False)
+        ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
+        failures += not ok
+        print(g.num_vertices, "multi_source task-parallel", "ok" if ok else "WRONG", flush=True)
+    cyclic = gen.with_negative_cycle(gen.grid(4, 4, seed=5), seed=6)
+    for method in ("task-parallel", "johnson", "floyd-warshall", "repeated-sssp"):
+        try:
+            warpath.apsp(cyclic, method=method, device="cuda")
+            failures += 1
+            print("apsp", method, "missed the negative cycle", flush=True)
+        except warpath.NegativeCycleError as err:
+            print("apsp", method, "negative cycle", err.cycle, flush=True)
+    return failures
+
+
 def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
     bfs_graphs = graphs + [gen.rmat(9, 8, seed=7, directed=False),
                            gen.grid(20, 20, seed=8, directed=False)]
+    if argv[1:] == ["apsp"]:
+        failures = check_apsp([gen.with_negative_weights(gen.grid(6, 6, seed=1), seed=2),
+                               gen.rmat(6, 4, seed=3),
+                               gen.random(50, 400, seed=4, weights="float")])
+        print("failures:", failures)
+        return 1 if failures else 0
     if argv[1:] == ["bfs"]:
         failures = check_bfs(bfs_graphs)
         print("failures:", failures)

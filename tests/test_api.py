@@ -44,13 +44,14 @@ def test_auto_on_a_gpu_machine_picks_a_gpu_method_unless_only_the_cpu_can(monkey
     monkeypatch.setitem(warpath.methods._REGISTRY, ("sssp", "hbf", "cuda"),
                         dataclasses.replace(hbf, limit=False))
     assert warpath.sssp(TRIANGLE, 0, limit=1).stats["device"] == "cpu"
-    # BFS has GPU methods (and ignores the weights); APSP has Floyd-Warshall for dense graphs
-    # on the GPU, and no GPU method for a sparse one yet: auto stays on the CPU there
+    # BFS has GPU methods (and ignores the weights), and so have APSP and multi-source:
+    # Floyd-Warshall for a dense graph, task-parallel for a sparse one
     assert warpath.bfs(TRIANGLE, 0).stats["device"] == "cuda"
     assert warpath.bfs(TRIANGLE, sources=[0, 1]).stats["method"] == "multi-source"
     dense = warpath.methods.resolve("apsp", TRIANGLE)
     assert (dense.name, dense.device) == ("floyd-warshall", "cuda")
-    assert warpath.apsp(warpath.generators.ring(40, seed=0)).stats["device"] == "cpu"
+    assert warpath.apsp(warpath.generators.ring(40, seed=0)).stats["method"] == "task-parallel"
+    assert warpath.multi_source(TRIANGLE, [1]).stats["device"] == "cuda"
     with pytest.raises(MethodNotAvailable, match="limit"):
         warpath.sssp(TRIANGLE, 0, limit=1, device="cuda")
 

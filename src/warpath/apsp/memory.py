@@ -1,11 +1,11 @@
 """How much memory a many-source query needs, before it runs: one rule for the API and the CLI.
 
 A query over ``rows`` sources of an ``n``-vertex graph (APSP: ``rows = n``)
-keeps a ``rows x n`` distance matrix of 8-byte numbers (int64 for integer
-weights, float64 otherwise) and, with predecessors, an int64 matrix of the
-same shape.  Reading ``result.distances`` of an integer result builds a
-float64 copy (8 more bytes per pair); the command line reads it in row
-blocks instead.  Each method says what it needs on top through the
+keeps a ``rows x n`` distance matrix (:func:`result_dtype`: int64 or float64
+on the CPU, the GPU's own type on the GPU, int32 where every path fits) and,
+with predecessors, an int64 matrix of the same shape.  Reading
+``result.distances`` of a result that is not float64 builds a float64 copy
+(8 more bytes per pair); the command line reads it in row blocks instead.  Each method says what it needs on top through the
 registry's ``memory=`` hook (Floyd-Warshall keeps its predecessor matrix while
 it runs, even without ``predecessors=True``); a GPU method adds the bytes it
 holds on the device the same way, and :func:`estimate` checks them against
@@ -91,15 +91,18 @@ def gpu_free_memory() -> int | None:
     return int(cuda.current_context().get_memory_info()[0])
 
 
-def matrix_bytes(rows: int, num_vertices: int, predecessors: bool) -> int:
-    """The bytes of a result: distances, plus predecessors when kept.
+def matrix_bytes(rows: int, num_vertices: int, predecessors: bool,
+                 distance_bytes: int = ENTRY_BYTES) -> int:
+    """The bytes of a result: distances of ``distance_bytes`` each, plus int64 predecessors
+    when kept.
 
     Examples
     --------
-    >>> matrix_bytes(10, 10, predecessors=True)
-    1600
+    >>> matrix_bytes(10, 10, predecessors=True), matrix_bytes(10, 10, False, 4)
+    (1600, 400)
     """
-    return int(rows) * int(num_vertices) * ENTRY_BYTES * (2 if predecessors else 1)
+    per_pair = int(distance_bytes) + (ENTRY_BYTES if predecessors else 0)
+    return int(rows) * int(num_vertices) * per_pair
 
 
 def workspace_bytes(graph) -> int:
@@ -119,11 +122,22 @@ def result_memory(graph, rows, predecessors):
     return matrix_bytes(rows, graph.num_vertices, predecessors) + workspace_bytes(graph), 0
 
 
-def integer_result(graph) -> bool:
-    """Whether the distances come back as int64 (exact), so that ``.distances`` is a float64 copy."""
-    from ..sssp.dijkstra import distance_dtype
+def result_dtype(graph, device: str):
+    """The type of a many-source result's distance matrix on ``device``: the one rule of
+    :func:`warpath.dtypes.distance_dtype`, with the GPU's narrower types on ``"cuda"``.
 
-    return distance_dtype(graph, warn=False).kind == "i"
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.ring(10, seed=0)
+    >>> result_dtype(g, "cpu"), result_dtype(g, "cuda")
+    (dtype('int64'), dtype('int32'))
+    """
+    from ..dtypes import distance_dtype
+
+    if device == "cuda":
+        return distance_dtype(graph, (np.int32, np.int64), keep_float32=True, warn=False)
+    return distance_dtype(graph, warn=False)
 
 
 def chunk_rows(rows: int, num_vertices: int) -> int:
@@ -305,7 +319,7 @@ def estimate(graph, num_sources: int | None = None, *, method="auto", device="au
     pairs = rows * n
     hook = chosen.memory or result_memory
     run_host, run_gpu = hook(graph, rows, predecessors)
-    stored = output.stored_dtype(np.int64 if integer_result(graph) else np.float64)
+    stored = output.stored_dtype(result_dtype(graph, chosen.device))
     distance_bytes = pairs * stored.itemsize
     predecessor_bytes = pairs * ENTRY_BYTES if predecessors else 0
     kept = ((0 if output.out else distance_bytes)

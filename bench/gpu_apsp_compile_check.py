@@ -1,0 +1,66 @@
+"""Compile every kernel of the GPU many-source methods to PTX for an H100 (sm_90), no GPU needed.
+
+The CUDA simulator never types a kernel, so code numba's GPU compiler refuses
+passes every simulator test; this script compiles, with numba's NVVM only, the
+persistent kernel and the paper loop's kernel of the task-parallel round, both
+path-recording steps, the start / delivery kernels and Johnson's reweighting,
+for int32, int64, float32 and float64 distances and int32 / int64 indices.
+Set-up as for ``bench/gpu_compile_check.py`` (NVVM and NVRTC wheels)::
+
+    CUDA_HOME=$T/cuda_nvcc LD_LIBRARY_PATH=$T/cuda_nvrtc/lib:$T/cuda_nvcc/nvvm/lib64 \\
+        PYTHONPATH=src:bench:/tmp/nvtools python3 bench/gpu_apsp_compile_check.py
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import numba.cuda.dispatcher as _dispatcher
+from numba import cuda, typeof
+
+from gpu_compile_check import CC, N, _SM90, compile_steps
+
+
+def _compile(kernel, args):
+    cuda.compile_ptx(kernel.py_func, tuple(typeof(a) for a in args), cc=CC)
+
+
+def main():
+    _dispatcher.get_current_device = lambda: _SM90()
+    from warpath.apsp import gpu_johnson, gpu_predecessors, gpu_rows, task_parallel
+
+    rows = np.int64(4)
+    for index in (np.int32, np.int64):
+        sources = np.zeros(4, np.int64)
+        for dtype in (np.int32, np.int64, np.float32, np.float64):
+            d = np.zeros(N * 4, dtype)
+            masks = np.zeros(2 * N * 4, np.uint8)
+            tasks = np.int64(N * 4)
+            pred = np.zeros(N * 4, index)
+            inf = dtype(0)
+            tag = f"{np.dtype(dtype).name} distances, {np.dtype(index).name} indices"
+            compile_steps(f"task-parallel round, {tag}", [task_parallel._round_step()],
+                          (d, masks, rows, tasks, inf, inf), False, index)
+            pull, tree = gpu_predecessors._steps()
+            compile_steps(f"recording pass, {tag}", [pull], (d, pred, inf, rows, sources),
+                          False, index)
+            compile_steps(f"tight-arc search, {tag}", [tree], (d, masks, rows, tasks, inf, pred), False,
+                          index)
+            start, distances, predecessors = gpu_rows._kernels()
+            _compile(start, (d, masks, sources, inf))
+            for out in (np.zeros((4, N), dtype), np.zeros((4, N), np.int64)):
+                _compile(distances, (d, out, sources, inf, out[0, 0], d[:N], True))
+            for out in (np.zeros((4, N), np.int64), np.zeros((4, N), index)):   # host, device
+                _compile(predecessors, (pred, out, sources))
+            _compile(gpu_predecessors._start_tree_kernel(), (pred, masks, sources))
+            weights = np.zeros(30, dtype)
+            _compile(gpu_johnson._reweight_kernel(), (np.zeros(30, index), np.zeros(30, index),
+                                                      weights, np.zeros(N, dtype), weights,
+                                                      np.zeros(1, dtype)))
+            print("ok start, delivery, reweighting kernels,", tag, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,444 @@
+"""Many rows on the GPU: the vertex-major layout, how many rows a launch takes, and delivery.
+
+The task-parallel methods keep a launch's state interleaved vertex-major
+(Okuyama, Ino & Hagihara, Fig. 8(b)): the entry of vertex ``v`` in row ``s``
+of a launch of ``width`` rows sits at ``v * width + s``, so the rows of one
+vertex are neighbours in memory and the threads of a warp (the engine's
+:func:`~warpath.cuda.mappings.tasks` mapping) read and write contiguous words.
+This module holds what every such method shares:
+
+- :func:`launch_width`: how many sources one launch solves, from the GPU's
+  free memory and its L2 cache (groups of ``group`` sources, the paper's N);
+- where the result goes (:func:`choose_delivery`): a row-major matrix on the
+  GPU when it fits there (read to the host when first read, like every GPU
+  result), else host matrices that each launch's rows are streamed into;
+- the kernels that start a launch (:func:`start_rows`) and deliver its rows
+  row-major (:func:`deliver`), with Johnson's potentials undone on the way;
+- :func:`gpu_memory`, the ``memory=`` hook of the registry for these methods.
+
+Examples
+--------
+>>> launch_width(10_000, 100, group=32, pair_bytes=10, state_bytes=6, free_bytes=None,
+...              cache_bytes=2**20)   # one group: 1.9 MB of state is more than the cache
+32
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..errors import MemoryLimitError, OptionError
+
+#: numba.cuda, bound by :func:`_kernels` on first use so that ``import warpath`` needs no
+#: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
+cuda = None
+
+#: Sources per group: the paper's N, a warp's width (section 5.2).
+GROUP = 32
+#: Mask bytes per task: this round's set M and the next round's (see
+#: :mod:`warpath.apsp.task_parallel`).
+MASK_BYTES = 2
+#: ``deliver=`` values: the GPU when the result fits there, else the host; or either one.
+DELIVERIES = ("auto", "device", "host")
+#: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
+#: slack and room for other work on the device).
+FREE_SHARE = 0.8
+#: The L2 size assumed when the device cannot say (the simulator): an H100's 50 MB.
+DEFAULT_CACHE_BYTES = 50 * 10**6
+
+
+def check_group_options(group, launch_groups, deliver="auto") -> None:
+    """Validate ``group`` (a positive int), ``launch_groups`` (``None`` or a positive int)
+    and ``deliver`` (one of :data:`DELIVERIES`).
+
+    Examples
+    --------
+    >>> check_group_options(32, None)
+    >>> check_group_options(0, None)
+    Traceback (most recent call last):
+    ...
+    warpath.errors.OptionError: group must be a positive integer, not 0
+    """
+    if deliver not in DELIVERIES:
+        raise OptionError(f"deliver must be one of {DELIVERIES}, not {deliver!r}")
+    for name, value in (("group", group), ("launch_groups", launch_groups)):
+        if value is None and name == "launch_groups":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise OptionError(f"{name} must be a positive integer, not {value!r}")
+
+
+def pair_bytes(dtype, index_dtype, out_dtype, predecessors: bool) -> int:
+    """Device bytes per (vertex, row) pair of a launch: distance and the two mask bytes,
+    the predecessor, and for rows streamed to the host (``out_dtype`` not ``None``) their
+    row-major copies (distance in ``out_dtype``, int64 predecessor).
+
+    Examples
+    --------
+    >>> pair_bytes(np.int32, np.int32, np.int32, False), pair_bytes(np.int32, np.int32,
+    ...                                                              np.int32, True)
+    (10, 22)
+    >>> pair_bytes(np.int32, np.int32, None, True)   # rows written into a GPU matrix
+    10
+    """
+    staged = out_dtype is not None
+    size = np.dtype(dtype).itemsize + MASK_BYTES
+    if staged:
+        size += np.dtype(out_dtype).itemsize
+    if predecessors:
+        size += np.dtype(index_dtype).itemsize + (8 if staged else 0)
+    return size
+
+
+def result_bytes(rows: int, num_vertices: int, out_dtype, index_dtype,
+                 predecessors: bool) -> int:
+    """Bytes of a result kept on the GPU: distances, and predecessors in the index type.
+
+    Examples
+    --------
+    >>> result_bytes(10, 100, np.int32, np.int32, True)
+    8000
+    """
+    per_pair = np.dtype(out_dtype).itemsize
+    if predecessors:
+        per_pair += np.dtype(index_dtype).itemsize
+    return int(rows) * int(num_vertices) * per_pair
+
+
+def choose_delivery(deliver: str, result: int, launch: int, free_bytes: int | None) -> str:
+    """``"device"`` or ``"host"``: where a result of ``result`` bytes goes, given the
+    ``launch`` bytes one launch needs beside it.
+
+    ``"auto"`` keeps it on the GPU when both fit in :data:`FREE_SHARE` of the free
+    memory (or when the free memory is unknown: the simulator), else streams the rows to
+    the host (an output larger than the GPU).
+
+    Raises
+    ------
+    MemoryLimitError
+        For ``deliver="device"`` when the result does not fit on the GPU.
+
+    Examples
+    --------
+    >>> choose_delivery("auto", 10 * 2**30, 2**20, 80 * 2**30)
+    'device'
+    >>> choose_delivery("auto", 70 * 2**30, 2**20, 80 * 2**30)
+    'host'
+    """
+    fits = free_bytes is None or result + launch <= FREE_SHARE * free_bytes
+    if deliver == "device" and not fits:
+        raise MemoryLimitError(
+            f"the result needs about {(result + launch) / 2**30:,.2f} GiB of GPU memory but "
+            f"{free_bytes / 2**30:,.2f} GiB is free; use deliver='host' (rows streamed to "
+            f"host memory) or fewer sources")
+    if deliver == "auto":
+        return "device" if fits else "host"
+    return deliver
+
+
+def l2_cache_bytes() -> int:
+    """The current GPU's L2 cache size in bytes (an H100's when the device cannot say).
+
+    Examples
+    --------
+    >>> l2_cache_bytes() > 0
+    True
+    """
+    from ..device import simulated
+
+    if simulated():
+        return DEFAULT_CACHE_BYTES
+    try:
+        from numba import cuda as _cuda
+
+        return int(_cuda.get_current_device().L2_CACHE_SIZE) or DEFAULT_CACHE_BYTES
+    except Exception:  # an attribute the driver lacks: keep the default, the run is still right
+        return DEFAULT_CACHE_BYTES
+
+
+def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
+                 launch_groups: int | None = None, pair_bytes: int, state_bytes: int,
+                 free_bytes: int | None, cache_bytes: int) -> int:
+    """How many sources one launch solves: whole groups of ``group``, at most ``num_sources``.
+
+    With ``launch_groups=None`` a launch takes as many groups as keep the state the rounds
+    sweep (``state_bytes`` per pair: distance and masks) within ``cache_bytes`` of L2, at
+    least one: on small graphs that makes launches wide (few rounds of host and barrier
+    cost for many sources), on large ones it keeps the relaxations in the cache.  Either
+    way a launch takes no more than :data:`FREE_SHARE` of ``free_bytes`` (``None``:
+    unknown, no limit).
+
+    Raises
+    ------
+    MemoryLimitError
+        When not even one group fits in the GPU's free memory.
+
+    Examples
+    --------
+    >>> launch_width(4677, 4677, pair_bytes=10, state_bytes=6, free_bytes=None,
+    ...              cache_bytes=50 * 10**6)
+    1760
+    >>> launch_width(100, 10, group=4, launch_groups=1, pair_bytes=10, state_bytes=6,
+    ...              free_bytes=None, cache_bytes=10**9)
+    4
+    """
+    n = max(int(num_vertices), 1)
+    per_group = n * group
+    if launch_groups is None:
+        launch_groups = max(1, int(cache_bytes) // (per_group * state_bytes))
+    if free_bytes is not None:
+        fit = int(FREE_SHARE * free_bytes) // (per_group * pair_bytes)
+        if fit < 1:
+            raise MemoryLimitError(
+                f"one group of {group} sources on {num_vertices:,} vertices needs about "
+                f"{per_group * pair_bytes / 2**30:,.2f} GiB of GPU memory but "
+                f"{free_bytes / 2**30:,.2f} GiB is free; try a smaller group= or "
+                f"predecessors=False")
+        launch_groups = min(launch_groups, fit)
+    groups = min(launch_groups, math.ceil(num_sources / group))
+    return min(int(num_sources), groups * group)
+
+
+@functools.lru_cache(maxsize=None)
+def mask_functions():
+    """``(in_mask, join_next)``: the device functions of Harish's mask M, double-buffered.
+
+    The rounds of a launch read this round's mask and write the next round's
+    (:mod:`warpath.apsp.task_parallel`).  Their state starts ``(d, masks, W, T,
+    placeholder, ...)``: the vertex-major distances, the two masks (round r's at ``(r %
+    2) * T``), the launch's width W and its T = n W tasks, and a value of d's type.
+    ``in_mask(state, row, u, r)`` is an advance's gather: a task in round r's mask leaves
+    it and expands with its distance; ``join_next(state, i, r, conv)`` puts task ``i`` in
+    round r + 1's mask and marks the round as changed.
+    """
+    global cuda
+    from numba import cuda
+
+    from ..cuda.flags import mark_changed
+
+    @cuda.jit(device=True)
+    def in_mask(state, row, u, r):
+        i = u * state[2] + row
+        slot = (r & 1) * state[3] + i
+        if state[1][slot] == 0:
+            return False, state[4]
+        state[1][slot] = 0  # only this task's thread touches round r's mask in round r
+        return True, state[0][i]
+
+    @cuda.jit(device=True)
+    def join_next(state, i, r, conv):
+        state[1][((r + 1) & 1) * state[3] + i] = 1
+        mark_changed(conv, r)
+
+    return in_mask, join_next
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels():
+    """The start and delivery kernels (compiled per argument types on first launch)."""
+    global cuda
+    from numba import cuda
+
+    @cuda.jit
+    def start(d, masks, sources, inf):
+        """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in round 0's set
+        M at each row's source, infinity elsewhere; round 1's set empty."""
+        i = cuda.grid(1)
+        width, tasks = sources.shape[0], d.shape[0]
+        if i < tasks:
+            v = i // width
+            source = v == sources[i - v * width]
+            d[i] = 0 if source else inf
+            masks[i] = 1 if source else 0
+            masks[tasks + i] = 0
+
+    @cuda.jit
+    def distances(d, out, sources, inf, out_inf, h, shifted):
+        """out[s, v] = d[v, s] (one thread per output entry: the writes coalesce, the reads
+        are 4 to 8 bytes apart per row of the launch and hit L2); with ``shifted``, Johnson's
+        d(s, v) = d_h(s, v) - h[s] + h[v]."""
+        k = cuda.grid(1)
+        width, n = out.shape
+        if k < width * n:
+            s = k // n
+            v = k - s * n
+            x = d[v * width + s]
+            if x == inf:
+                out[s, v] = out_inf
+            elif shifted:
+                out[s, v] = x - h[sources[s]] + h[v]
+            else:
+                out[s, v] = x
+
+    @cuda.jit
+    def predecessors(pred, out, sources):
+        """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree)."""
+        k = cuda.grid(1)
+        width, n = out.shape
+        if k < width * n:
+            s = k // n
+            v = k - s * n
+            out[s, v] = -1 if v == sources[s] else pred[v * width + s]
+
+    return start, distances, predecessors
+
+
+def start_rows(d, masks, sources, inf, tally) -> None:
+    """Start a launch: each row's source at distance 0 and in round 0's mask, the rest at
+    infinity (``d``: a flat vertex-major device array of n x len(sources) tasks; ``masks``:
+    twice as long, round 0's mask then round 1's).
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> d, masks = nb.device_array(6, np.int32), nb.device_array(12, np.uint8)
+    >>> start_rows(d, masks, nb.to_device(np.array([2, 0])), np.int32(9), RunTally())
+    >>> d.copy_to_host().tolist(), masks.copy_to_host().tolist()
+    ([9, 0, 9, 9, 0, 9], [0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
+    """
+    from ..cuda.runtime import THREADS, blocks_for
+
+    _kernels()[0][blocks_for(d.shape[0]), THREADS](d, masks, sources, inf)
+    tally.launch()
+
+
+def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
+            pred_host=None, potentials=None) -> None:
+    """Write a launch's rows row-major into ``out`` (rows x n device matrix, the result's
+    distance type) and the predecessors ``pred`` into ``pred_out``; with ``host`` /
+    ``pred_host`` (C-contiguous blocks of host matrices) ``out`` and ``pred_out`` are
+    staging buffers, copied there.
+
+    Unreached entries become the result type's own unreached value; ``potentials`` (a
+    device array h) undoes Johnson's reweighting; a row's source gets predecessor -1.
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> d = nb.to_device(np.array([0, 5, 3, 0, 9, 9], np.int32))   # 3 vertices x 2 rows
+    >>> host = np.zeros((2, 3), np.int64)
+    >>> deliver(d, nb.to_device(np.array([0, 1])), np.int32(9), nb.device_array((2, 3),
+    ...         np.int64), RunTally(), host=host)
+    >>> host.tolist()
+    [[0, 3, 9223372036854775807], [5, 0, 9223372036854775807]]
+    """
+    from ..cuda.runtime import THREADS, blocks_for
+    from ..dtypes import unreached_value
+
+    _, distances, predecessors = _kernels()
+    blocks = blocks_for(out.shape[0] * out.shape[1])
+    shifted = potentials is not None
+    h = potentials if shifted else out[0, :1]
+    distances[blocks, THREADS](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
+    tally.launch()
+    if host is not None:
+        out.copy_to_host(host)
+    if pred is not None:
+        predecessors[blocks, THREADS](pred, pred_out, sources)
+        tally.launch()
+        if pred_host is not None:
+            pred_out.copy_to_host(pred_host)
+
+
+class Destination:
+    """Where a run's rows go (:func:`choose_delivery`): a row-major matrix on the GPU, or
+    the host matrices of :func:`warpath.apsp.repeated_sssp.empty_matrices`, fed through
+    staging buffers of one launch's rows.
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> out = Destination("host", 2, 3, np.int32, np.int32, predecessors=False)
+    >>> out.stage(2)
+    >>> d = nb.to_device(np.array([0, 5, 3, 0, 9, 9], np.int32))   # 3 vertices x 2 rows
+    >>> out.write(0, d, nb.to_device(np.array([0, 1])), np.int32(9), RunTally())
+    >>> out.matrix(np.array([0, 1]), {}).exact_distances.tolist()[0]
+    [0, 3, 9223372036854775807]
+    """
+
+    def __init__(self, where: str, rows: int, num_vertices: int, out_dtype, index_dtype,
+                 predecessors: bool):
+        from numba import cuda as _cuda
+
+        from ..dtypes import unreached_value
+        from .repeated_sssp import empty_matrices
+
+        self.where = where
+        self.out_dtype = np.dtype(out_dtype)
+        self.predecessors = predecessors
+        if where == "device":
+            self.dist = _cuda.device_array((rows, num_vertices), dtype=self.out_dtype)
+            self.pred = _cuda.device_array((rows, num_vertices) if predecessors else (1, 1),
+                                           dtype=index_dtype)
+        else:
+            self.dist, self.pred = empty_matrices(rows, num_vertices, self.out_dtype,
+                                                  unreached_value(self.out_dtype), predecessors)
+        self._staging = None
+
+    def pair_bytes(self, dtype, index_dtype) -> int:
+        """Device bytes per task of a launch writing here (see :func:`pair_bytes`)."""
+        staged = self.out_dtype if self.where == "host" else None
+        return pair_bytes(dtype, index_dtype, staged, self.predecessors)
+
+    def stage(self, width: int) -> None:
+        """Allocate the staging buffers of launches of ``width`` rows (host delivery only)."""
+        if self.where == "host":
+            from numba import cuda as _cuda
+
+            n = self.dist.shape[1]
+            self._staging = (_cuda.device_array((width, n), dtype=self.out_dtype),
+                             _cuda.device_array((width, n) if self.predecessors else (1, 1),
+                                                dtype=np.int64))
+
+    def write(self, start: int, d, sources, inf, tally, pred=None, potentials=None) -> None:
+        """Deliver the rows ``start ...`` of one launch (``sources`` on the device)."""
+        block = slice(start, start + sources.shape[0])
+        if self.where == "device":
+            deliver(d, sources, inf, self.dist[block], tally, pred=pred,
+                    pred_out=self.pred[block], potentials=potentials)
+            return
+        out, pred_out = self._staging
+        rows = sources.shape[0]
+        deliver(d, sources, inf, out[:rows], tally, host=self.dist[block], pred=pred,
+                pred_out=pred_out[:rows], pred_host=self.pred[block], potentials=potentials)
+
+    def matrix(self, sources, stats):
+        """The :class:`~warpath.DistanceMatrix` of the delivered rows."""
+        from ..result import DistanceMatrix
+
+        return DistanceMatrix(sources, self.dist, self.pred if self.predecessors else None,
+                              {**stats, "delivered": self.where})
+
+
+def gpu_memory(graph, rows, predecessors, group: int = GROUP):
+    """The registry's ``memory=`` hook of the task-parallel methods: ``(host, gpu)`` bytes.
+
+    Host: the result matrices in the GPU's distance type (int32 where every path fits)
+    with int64 predecessors, and the work arrays (what reading a result kept on the GPU
+    takes too).  GPU: the graph (twice with predecessors: the reverse graph of the
+    recording pass) and one launch of ``group`` sources streamed to the host, the least a
+    run needs; a result kept on the GPU and wider launches take what is free beyond that.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> host, gpu = gpu_memory(warpath.generators.ring(100, seed=0), 100, False)
+    >>> host > 100 * 100 * 4, gpu >= 32 * 100 * 9
+    (True, True)
+    """
+    from ..dtypes import distance_dtype, index_dtype
+    from .memory import matrix_bytes, result_dtype, workspace_bytes
+
+    n, m = graph.num_vertices, graph.num_edges
+    dtype = distance_dtype(graph, (np.int32, np.int64), keep_float32=True, warn=False)
+    index = index_dtype(max(n, m))
+    host = matrix_bytes(rows, n, predecessors, result_dtype(graph, "cuda").itemsize)
+    graph_bytes = (n + 1 + m) * index.itemsize + m * np.dtype(graph.weights.dtype).itemsize
+    launch = min(int(rows), group) * n * pair_bytes(dtype, index, dtype, predecessors)
+    return host + workspace_bytes(graph), graph_bytes * (2 if predecessors else 1) + launch

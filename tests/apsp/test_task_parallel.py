@@ -1,0 +1,153 @@
+"""task-parallel (Okuyama, Ino & Hagihara) against scipy.sparse.csgraph, simulator or GPU."""
+
+import numpy as np
+import pytest
+from apsp._gpu_checks import assert_gpu_stats, assert_rows, scipy_rows
+from graph_strategies import assert_negative_cycle, graphs, scipy_graph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csgraph
+from sssp._gpu_reference import negative_cycle_graphs, small_graphs
+
+import warpath
+from warpath import generators as gen
+
+GRAPHS = small_graphs()
+IDS = [name for name, _ in GRAPHS]
+#: Ten sources in launches of one group of four: three launches, the last one partial.
+SOURCES = [0, 3, 1, 7, 2, 9, 4, 8, 6, 5]
+SMALL_BATCHES = {"group": 4, "launch_groups": 1}
+
+
+def run(graph, **options):
+    return warpath.apsp(graph, method="task-parallel", device="cuda", **options)
+
+
+@pytest.mark.parametrize("name,graph", GRAPHS, ids=IDS)
+def test_apsp_matches_scipy_with_paths(name, graph):
+    matrix = run(graph)
+    assert_rows(graph, matrix)
+    assert_gpu_stats(matrix, "task-parallel")
+    assert matrix.stats["batches"] == 1 and matrix.stats["launch_width"] == graph.num_vertices
+
+
+@pytest.mark.parametrize("loop, deliver", [("fast", "host"), ("paper", "device")])
+@pytest.mark.parametrize("predecessors", [True, False])
+@pytest.mark.parametrize("name", ["random-int", "disconnected", "negative", "zero-cycles",
+                                  "random-float-undirected", "complete"])
+def test_multi_source_in_several_launches(name, predecessors, loop, deliver):
+    graph = dict(GRAPHS)[name]
+    sources = [s % graph.num_vertices for s in SOURCES]
+    heard = []
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  predecessors=predecessors, loop=loop, deliver=deliver,
+                                  progress=lambda done, total: heard.append((done, total)),
+                                  **SMALL_BATCHES)
+    assert matrix.sources.tolist() == sources
+    assert_rows(graph, matrix, predecessors=predecessors)
+    assert matrix.stats["batches"] == 3 and matrix.stats["launch_width"] == 4
+    assert heard == [(4, 10), (8, 10), (10, 10)]
+    assert matrix.stats["loop"] == loop and matrix.stats["delivered"] == deliver
+    assert (matrix.device_distances is None) == (deliver == "host")
+
+
+def test_both_loops_agree_and_the_paper_loop_reads_the_flag_every_round():
+    graph = gen.ring(12, seed=3)
+    fast, paper = (run(graph, loop=loop, predecessors=False) for loop in ("fast", "paper"))
+    np.testing.assert_array_equal(fast.distances, paper.distances)
+    assert paper.stats["host_syncs"] >= paper.stats["iterations"] >= 2
+    assert paper.stats["launches"] > paper.stats["iterations"]
+    assert fast.stats["host_syncs"] == 2 and fast.stats["launches"] == 3   # start, rounds, rows
+
+
+def test_duplicate_sources_give_equal_rows():
+    graph = gen.random(15, 50, seed=4)
+    matrix = warpath.multi_source(graph, [3, 3, 0, 3], method="task-parallel", device="cuda")
+    assert_rows(graph, matrix)
+    np.testing.assert_array_equal(matrix.distances[0], matrix.distances[3])
+
+
+def test_integer_results_keep_the_gpu_type_and_wide_weights_are_exact():
+    small = run(gen.grid(3, 3, seed=1), predecessors=False)
+    assert small.stats["delivered"] == "device" and small.device_distances.dtype == np.int32
+    assert small._arrays._raw().dtype == np.int32
+    wide = dict(GRAPHS)["int64-wide"]
+    matrix = run(wide)
+    assert matrix._arrays._raw().dtype == np.int64
+    assert_rows(wide, matrix)
+
+
+@pytest.mark.parametrize("name,graph", negative_cycle_graphs(),
+                         ids=[name for name, _ in negative_cycle_graphs()])
+def test_a_reachable_negative_cycle_raises_with_the_cycle(name, graph):
+    with pytest.raises(warpath.NegativeCycleError) as caught:
+        warpath.multi_source(graph, [0], method="task-parallel", device="cuda")
+    assert_negative_cycle(graph, caught.value.cycle)
+
+
+def test_a_negative_cycle_in_a_later_launch_raises_and_one_out_of_reach_does_not():
+    graph = warpath.Graph.from_edges([0, 1, 2, 3, 4, 5, 4], [1, 2, 0, 4, 5, 4, 0],
+                                     [1, 1, 1, 2, -3, 1, 1])   # 4 <-> 5 weighs -2
+    fine = warpath.multi_source(graph, [0, 1, 2], method="task-parallel", device="cuda",
+                                group=2, launch_groups=1)
+    assert_rows(graph, fine, expected=csgraph.bellman_ford(scipy_graph(graph), indices=[0, 1, 2]))
+    with pytest.raises(warpath.NegativeCycleError) as caught:
+        warpath.multi_source(graph, [0, 1, 3], method="task-parallel", device="cuda",
+                             group=2, launch_groups=1)
+    assert sorted(caught.value.cycle) == [4, 5]
+
+
+@settings(max_examples=12, deadline=None)
+@given(graphs(negative=True, max_vertices=12), st.data())
+def test_random_graphs_with_negative_weights(graph, data):
+    sources = data.draw(st.lists(st.integers(0, graph.num_vertices - 1), min_size=1,
+                                 max_size=6))
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  group=2, launch_groups=2)
+    assert_rows(graph, matrix)
+
+
+def test_auto_takes_it_on_the_gpu_for_both_problems():
+    graph = gen.random(20, 60, seed=5)
+    negative = gen.with_negative_weights(graph, seed=5)
+    for problem in ("apsp", "multi_source"):
+        for g in (graph, negative):
+            assert warpath.methods.resolve(problem, g, device="cuda").name == "task-parallel"
+
+
+def test_a_device_graph_is_taken_as_it_is():
+    from warpath.cuda.device_graph import device_graph
+
+    graph = gen.grid(3, 4, seed=6)
+    matrix = warpath.multi_source(device_graph(graph), [0, 11], method="task-parallel")
+    assert matrix.stats["device"] == "cuda"
+    assert_rows(graph, matrix)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"group": 0}, "group must be a positive integer"),
+    ({"group": 2.5}, "group must be a positive integer"),
+    ({"launch_groups": -1}, "launch_groups must be a positive integer"),
+    ({"loop": "host"}, "loop must be one of"),
+    ({"deliver": "disk"}, "deliver must be one of"),
+    ({"k": 3}, "has no option k"),
+])
+def test_bad_options_are_refused_by_name(options, message):
+    with pytest.raises(warpath.OptionError, match=message):
+        run(gen.ring(4, seed=0), **options)
+
+
+@pytest.mark.gpu
+def test_larger_graphs_on_the_gpu():
+    for graph in (gen.random(3000, 12000, seed=1), gen.power_law(2000, 4, 300, seed=2),
+                  gen.with_negative_weights(gen.grid(30, 30, seed=3), seed=4),
+                  gen.ring(700, seed=5)):
+        sources = np.arange(0, graph.num_vertices, 37)
+        matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda")
+        expected = scipy_rows(graph, sources)
+        np.testing.assert_array_equal(matrix.distances, expected)
+        reached = np.isfinite(expected)
+        for row in range(0, len(sources), 9):
+            for target in np.flatnonzero(reached[row])[::50]:
+                path = matrix.path(int(sources[row]), int(target))
+                assert path[0] == sources[row] and path[-1] == target
