@@ -108,7 +108,7 @@ def test_random_graphs_with_negative_weights(graph, data):
 
 
 def test_auto_takes_it_on_the_gpu_for_both_problems():
-    graph = gen.random(20, 60, seed=5)
+    graph = gen.random(200, 600, seed=5)   # sparse: Floyd-Warshall takes the dense ones
     negative = gen.with_negative_weights(graph, seed=5)
     for problem in ("apsp", "multi_source"):
         for g in (graph, negative):

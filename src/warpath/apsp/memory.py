@@ -319,7 +319,9 @@ def estimate(graph, num_sources: int | None = None, *, method="auto", device="au
     pairs = rows * n
     hook = chosen.memory or result_memory
     run_host, run_gpu = hook(graph, rows, predecessors)
-    stored = output.stored_dtype(result_dtype(graph, chosen.device))
+    work = result_dtype(graph, chosen.device)
+    # nothing asked: the method's own type (a GPU result keeps its int32 / float32)
+    stored = work if output.default else output.stored_dtype(work)
     distance_bytes = pairs * stored.itemsize
     predecessor_bytes = pairs * ENTRY_BYTES if predecessors else 0
     kept = ((0 if output.out else distance_bytes)
