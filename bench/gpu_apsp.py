@@ -98,7 +98,8 @@ class Bench:
     def write(self):
         if self.out:
             with open(self.out, "w") as out:
-                json.dump({"records": self.records}, out, indent=1)
+                json.dump({"records": self.records}, out, indent=1,
+                      default=lambda o: o.item() if hasattr(o, "item") else str(o))
 
 
 def spaced(n, count):

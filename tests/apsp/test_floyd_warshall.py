@@ -95,7 +95,7 @@ def test_memory_guard_counts_the_predecessor_matrix_it_keeps(monkeypatch):
     assert needed.host_bytes >= 20 * 20 * 16   # distances and predecessors while it runs
     monkeypatch.setattr(memory, "available_memory", lambda: needed.host_bytes - 1)
     with pytest.raises(warpath.MemoryLimitError, match="GiB"):
-        warpath.apsp(g, method="floyd-warshall", predecessors=False)
+        warpath.apsp(g, method="floyd-warshall", device="cpu", predecessors=False)
 
 
 def test_helsinki_matches_scipy(datasets_dir):

@@ -66,15 +66,15 @@ def test_default_file_is_what_np_save_writes(tmp_path, problem, method):
 
 def test_default_keeps_the_exact_integer_matrix():
     g = warpath.Graph.from_edges([0], [1], np.array([2**40], dtype=np.int64))
-    m = warpath.apsp(g, method="johnson")
+    m = warpath.apsp(g, method="johnson", device="cpu")
     assert m.exact_distances[0, 1] == 2**40 and m._arrays._raw().dtype == np.int64
 
 
 def test_predecessors_out_holds_the_predecessors(tmp_path):
     g = warpath.generators.random(25, 80, seed=9)
-    m = warpath.apsp(g, method="repeated-sssp", out=tmp_path / "d.npy",
+    m = warpath.apsp(g, method="repeated-sssp", device="cpu", out=tmp_path / "d.npy",
                      predecessors_out=tmp_path / "p.npy")
-    reference = warpath.apsp(g, method="repeated-sssp")
+    reference = warpath.apsp(g, method="repeated-sssp", device="cpu")
     np.testing.assert_array_equal(np.load(tmp_path / "p.npy"), reference.predecessors)
     assert m.path(3, 20).tolist() == reference.path(3, 20).tolist()
 
@@ -82,7 +82,7 @@ def test_predecessors_out_holds_the_predecessors(tmp_path):
 def test_progress_reports_with_out(tmp_path):
     g = warpath.generators.random(300, 1200, seed=5)
     heard = []
-    warpath.apsp(g, method="johnson", out=tmp_path / "d.npy",
+    warpath.apsp(g, method="johnson", device="cpu", out=tmp_path / "d.npy",
                  progress=lambda done, total: heard.append((done, total)))
     assert len(heard) > 10 and heard[-1] == (300, 300) and heard == sorted(heard)
 
@@ -90,8 +90,8 @@ def test_progress_reports_with_out(tmp_path):
 def test_int32_overflow_is_a_clear_error():
     g = warpath.Graph.from_edges([0, 1], [1, 2], np.array([2**30, 2**30], dtype=np.int64))
     with pytest.raises(warpath.DistanceOverflowError, match=r"2147483648 \(row 0, vertex 2\)"):
-        warpath.apsp(g, method="johnson", dtype="int32")
-    assert warpath.apsp(g, method="johnson", dtype="int64").exact_distances[0, 2] == 2**31
+        warpath.apsp(g, method="johnson", device="cpu", dtype="int32")
+    assert warpath.apsp(g, method="johnson", device="cpu", dtype="int64").exact_distances[0, 2] == 2**31
 
 
 @pytest.mark.parametrize("dtype, match", [
@@ -100,23 +100,23 @@ def test_int32_overflow_is_a_clear_error():
 def test_bad_dtype(dtype, match):
     g = warpath.generators.grid(3, 3, seed=0, weights="float")
     with pytest.raises(warpath.ArgumentError, match=match):
-        warpath.apsp(g, dtype=dtype)
+        warpath.apsp(g, device="cpu", dtype=dtype)
 
 
 def test_bad_out_paths(tmp_path):
     g = warpath.generators.grid(3, 3, seed=0)
     with pytest.raises(warpath.ArgumentError, match=r"\.npy"):
-        warpath.apsp(g, out=tmp_path / "d.csv")
+        warpath.apsp(g, device="cpu", out=tmp_path / "d.csv")
     with pytest.raises(warpath.PathNotFoundError, match="does not exist"):
-        warpath.multi_source(g, [0], out=tmp_path / "no" / "d.npy")
+        warpath.multi_source(g, [0], device="cpu", out=tmp_path / "no" / "d.npy")
     with pytest.raises(warpath.ArgumentError, match="same file"):
-        warpath.apsp(g, out=tmp_path / "d.npy", predecessors_out=tmp_path / "d.npy")
+        warpath.apsp(g, device="cpu", out=tmp_path / "d.npy", predecessors_out=tmp_path / "d.npy")
 
 
 def test_a_failed_run_leaves_no_file(tmp_path):
     bad = warpath.generators.with_negative_cycle(warpath.generators.ring(8, seed=0), seed=0)
     with pytest.raises(warpath.NegativeCycleError):
-        warpath.apsp(bad, method="repeated-sssp", out=tmp_path / "d.npy")
+        warpath.apsp(bad, method="repeated-sssp", device="cpu", out=tmp_path / "d.npy")
     assert not (tmp_path / "d.npy").exists()
 
 
@@ -133,14 +133,14 @@ def test_out_moves_the_matrix_from_memory_to_disk(tmp_path, monkeypatch):
     # Too little memory: the error says out= would help; with out= it runs.
     monkeypatch.setattr(memory, "available_memory", lambda: in_memory.host_bytes // 2)
     with pytest.raises(warpath.MemoryLimitError, match="out='d.npy'"):
-        warpath.apsp(g, method="johnson", predecessors=False)
+        warpath.apsp(g, method="johnson", device="cpu", predecessors=False)
 
 
 def test_disk_too_small_is_refused_before_any_work(tmp_path, monkeypatch):
     g = warpath.generators.ring(200, seed=0)
     monkeypatch.setattr(memory, "disk_free", lambda path: 1000)
     with pytest.raises(warpath.MemoryLimitError) as caught:
-        warpath.apsp(g, method="johnson", out=tmp_path / "d.npy", dtype="float32")
+        warpath.apsp(g, method="johnson", device="cpu", out=tmp_path / "d.npy", dtype="float32")
     message = str(caught.value)
     assert f"0.0 GiB of disk in {tmp_path}" in message and "0.0 GiB is free" in message
     assert not (tmp_path / "d.npy").exists()

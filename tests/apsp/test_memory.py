@@ -30,14 +30,14 @@ PEAK_SCRIPT = textwrap.dedent("""
         g = warpath.generators.random(n, m, seed=1, weights=weights)
         return warpath.generators.with_negative_weights(g, seed=1) if negative else g
     g = graph(n, 4 * n)
-    warpath.apsp(graph(40, 160), method=method, predecessors=predecessors).distances  # compile
+    warpath.apsp(graph(40, 160), method=method, device="cpu", predecessors=predecessors).distances  # compile
     estimate = memory.estimate(g, method=method, device="cpu", predecessors=predecessors)
     flags = [] if predecessors else ["--no-predecessors"]
     if len(sys.argv) > 3:   # compile the command line's writers too (a fresh checkout has no cache)
         from warpath.cli import main
         small = sys.argv[3] + "/small.gr"
         warpath.write(graph(40, 160), small)
-        main(["apsp", small, "-m", method, "-o", sys.argv[3] + "/small" + sys.argv[4]] + flags)
+        main(["apsp", small, "-m", method, "--device", "cpu", "-o", sys.argv[3] + "/small" + sys.argv[4]] + flags)
     gc.collect()
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
@@ -46,7 +46,7 @@ PEAK_SCRIPT = textwrap.dedent("""
         path = sys.argv[3] + "/g.gr"
         warpath.write(g, path)
         before = status("VmRSS:")
-        main(["apsp", path, "-m", method, "-o", sys.argv[3] + "/m" + sys.argv[4]] + flags)
+        main(["apsp", path, "-m", method, "--device", "cpu", "-o", sys.argv[3] + "/m" + sys.argv[4]] + flags)
         out = sys.argv[3] + "/m.npy" if sys.argv[4] == ".npy" else None   # written as it runs
         estimate = memory.estimate(g, method=method, device="cpu", predecessors=predecessors,
                                    float_distances=False, out=out)
@@ -152,10 +152,10 @@ def test_progress_hears_every_chunk_and_the_matrix_is_unchanged():
     g = warpath.generators.random(300, 1200, seed=5)
     for method in ("johnson", "repeated-sssp", "floyd-warshall"):
         heard = []
-        matrix = warpath.apsp(g, method=method, progress=lambda done, total: heard.append(
+        matrix = warpath.apsp(g, method=method, device="cpu", progress=lambda done, total: heard.append(
             (done, total)))
         assert heard[-1] == (300, 300) and heard == sorted(heard)
-        assert (matrix.distances == warpath.apsp(g, method=method).distances).all()
+        assert (matrix.distances == warpath.apsp(g, method=method, device="cpu").distances).all()
     assert len(heard) == 2   # floyd-warshall cannot report: the start and the end
 
 

@@ -45,7 +45,7 @@ def test_apsp_negative_weights_match_scipy_bellman_ford(graph):
 def test_multi_source_matches_scipy(graph, data):
     sources = data.draw(st.lists(st.integers(0, graph.num_vertices - 1), min_size=1,
                                  max_size=6))
-    matrix = warpath.multi_source(graph, sources)  # auto: repeated-sssp on the CPU
+    matrix = warpath.multi_source(graph, sources, device="cpu")  # auto: repeated-sssp on the CPU
     assert matrix.stats["method"] == "repeated-sssp"
     assert matrix.sources.tolist() == sources
     assert_matrix(graph, matrix, csgraph.dijkstra(scipy_graph(graph), indices=sources))
@@ -67,7 +67,7 @@ def test_multi_source_raises_only_for_reachable_cycles(graph, data):
 
 def test_duplicate_sources_give_equal_rows():
     g = warpath.generators.grid(3, 4, seed=0)
-    matrix = warpath.multi_source(g, [5, 5, 0], method="repeated-sssp")
+    matrix = warpath.multi_source(g, [5, 5, 0], method="repeated-sssp", device="cpu")
     assert np.array_equal(matrix.distances[0], matrix.distances[1])
     assert matrix.path(5, 0).tolist()[0] == 5
 
