@@ -162,14 +162,14 @@ sources = 2
 id = "apsp"
 problem = "apsp"
 graphs = ["g"]
-methods = ["floyd-warshall@cpu", "johnson"]
+methods = ["floyd-warshall@cpu", "johnson@cpu"]
 peers = ["scipy-floyd-warshall"]
 repeat = 1
 [[experiments]]
 id = "multi"
 problem = "multi_source"
 graphs = ["g"]
-methods = ["repeated-sssp"]
+methods = ["repeated-sssp@cpu"]
 predecessors = true
 repeat = 1
 sources = 4

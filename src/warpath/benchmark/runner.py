@@ -381,7 +381,8 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
     --------
     >>> from warpath.benchmark.suite import load_suite
     >>> results = run_suite(load_suite("quick"), quick=True, experiments=["apsp"], log=None)
-    >>> sorted({r["status"] for r in results["runs"]}) in (["OK"], ["OK", "PENDING"], ["OK", "PENDING", "SKIPPED"])
+    >>> statuses = {r["status"] for r in results["runs"]}   # GPU methods: SKIPPED without one
+    >>> "OK" in statuses and statuses <= {"OK", "PENDING", "SKIPPED"}
     True
     """
     log = log or (lambda message: None)
