@@ -5,7 +5,8 @@ import pytest
 
 import warpath
 from warpath import generators as gen
-from warpath.bfs.gpu_levels import LevelRun, check_high_degree, flags_with, rounds_for
+from warpath.bfs.gpu_levels import LevelRun, check_high_degree, rounds_for
+from warpath.cuda.flags import vertex_flags
 
 
 def test_levels_start_at_the_source_only():
@@ -25,8 +26,8 @@ def test_levels_follow_the_index_type():
 
 
 def test_flags_and_bounds():
-    assert flags_with(5, 0, 1).copy_to_host().tolist() == [1, 0, 0, 0, 0]
-    assert flags_with(3, -1, 1).copy_to_host().tolist() == [0, 0, 0]
+    assert vertex_flags(5, 1, 0)[0].copy_to_host().tolist() == [1, 0, 0, 0, 0]
+    assert vertex_flags(3, 1, -1)[0].copy_to_host().tolist() == [0, 0, 0]
     assert rounds_for(None, 7) == 7 and rounds_for(0, 7) == 0 and rounds_for(3.9, 7) == 3
 
 

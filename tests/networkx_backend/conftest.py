@@ -13,8 +13,8 @@ def networkx_order_on_the_cpu():
     """These tests check networkx's own order among equal lengths, which the CPU kernels
     reproduce and the GPU path does not (device_lengths' notes): pin the backend to the CPU
     on a GPU machine too.  test_device_lengths asks for the GPU path by name."""
-    backend = nx.config.backends.get("warpath") if hasattr(nx.config.backends, "get") else None
-    if backend is None or not hasattr(backend, "device"):
+    backend = getattr(nx.config.backends, "warpath", None)
+    if backend is None:
         yield
         return
     before = backend.device

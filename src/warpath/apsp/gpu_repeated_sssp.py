@@ -94,7 +94,7 @@ def repeated_sssp(graph, sources, *, predecessors=True, progress=None, sssp=DEFA
     from ..cuda.device_graph import device_graph
     from ..dtypes import unreached_value
     from .memory import in_chunks, result_dtype
-    from .repeated_sssp import empty_matrices
+    from .matrices import empty_matrices
 
     dgraph = device_graph(graph)
     solver = sssp_method(sssp, dgraph)

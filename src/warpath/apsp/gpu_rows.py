@@ -367,7 +367,7 @@ class Destination:
         from numba import cuda as _cuda
 
         from ..dtypes import unreached_value
-        from .repeated_sssp import empty_matrices
+        from .matrices import empty_matrices
 
         self.where = where
         self.out_dtype = np.dtype(out_dtype)

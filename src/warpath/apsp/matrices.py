@@ -150,11 +150,6 @@ class Output:
             return np.dtype(np.float64)
         return np.dtype(np.float64) if np.dtype(work_dtype).kind == "f" else np.dtype(np.int64)
 
-    def stored_bytes(self, integer_weights: bool) -> int:
-        """Bytes of one stored distance."""
-        work = np.int64 if integer_weights else np.float64
-        return self.stored_dtype(work).itemsize
-
     @property
     def default(self) -> bool:
         """Whether nothing was asked (8-byte matrices in memory)."""

@@ -133,15 +133,16 @@ def run(graph, source, *, predecessors=True, limit=None, loop="fast"):
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from .gpu_levels import LevelRun, flags_with
+    from ..cuda.flags import vertex_flags
+    from .gpu_levels import LevelRun
 
     check_loop(loop)
     bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
     problem = bfs.problem
     paper = loop == "paper"
-    in_f = flags_with(problem.n, problem.source, 1) if paper else bfs.levels[:1]
-    visited = flags_with(problem.n, problem.source, 1)
-    updating = flags_with(problem.n, -1, 0)
+    in_f = vertex_flags(problem.n, 1, problem.source)[0] if paper else bfs.levels[:1]
+    visited = vertex_flags(problem.n, 1, problem.source)[0]
+    updating = vertex_flags(problem.n)[0]
     problem.tally.launch(3 if paper else 2)
     stats, _ = enact(problem, _steps(loop, bfs.record), bfs.state + (in_f, visited, updating),
                      loop=loop, frontier=None if paper else problem.frontier(),

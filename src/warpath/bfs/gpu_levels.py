@@ -34,18 +34,6 @@ UNVISITED = -1
 LANES = (4, 32)
 
 
-def flags_with(num_vertices: int, vertex: int, value: int, dtype=np.uint8):
-    """A device array of ``num_vertices`` zeros of ``dtype`` with ``value`` at ``vertex``,
-    filled on the GPU (nothing uploaded).
-
-    Examples
-    --------
-    >>> flags_with(4, 2, 1).copy_to_host().tolist()
-    [0, 0, 1, 0]
-    """
-    return device_full(num_vertices, 0, dtype, vertex, value)
-
-
 def rounds_for(limit, num_vertices: int) -> int:
     """The round bound: ``limit`` levels (floored), else n (no BFS has more levels).
 

@@ -78,7 +78,8 @@ class FrontierPair:
         self.light = light
         self.heavy_queue = heavy
         self.heavy = heavy is not None
-        other = heavy if heavy is not None else (stand_in or FrontierQueue(1))
+        other = heavy if heavy is not None else (
+            stand_in if stand_in is not None else FrontierQueue(1))
         self.arrays = (light.queues, light.counts, other.queues, other.counts)
 
     def sizes(self) -> np.ndarray:
@@ -88,7 +89,15 @@ class FrontierPair:
 
 def stand_in_queue(graph) -> FrontierQueue:
     """A one-slot queue for kernels that take a queue they never fill, kept on the device
-    graph so a query makes none (only zeros are ever written to its counters)."""
+    graph so a query makes none (only zeros are ever written to its counters).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = device_graph(warpath.generators.ring(3, seed=0))
+    >>> stand_in_queue(g) is stand_in_queue(g), stand_in_queue(g).queues.shape
+    (True, (2, 1))
+    """
     if "stand_in_queue" not in graph._cache:
         graph._cache["stand_in_queue"] = FrontierQueue(1)
     return graph._cache["stand_in_queue"]
