@@ -22,7 +22,8 @@ import scipy.sparse.csgraph as csgraph
 
 import warpath
 
-DATASETS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
+DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(os.path.dirname(__file__), "..", "..",
+                                                              "shared", "datasets")
 
 
 def load_helsinki():

@@ -47,7 +47,8 @@ import warpath
 from warpath.networkx_backend.results import lengths_in_order
 from warpath.networkx_backend.weighted import _run_dijkstra as run_dijkstra
 
-DATASETS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
+DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(os.path.dirname(__file__), "..", "..",
+                                                              "shared", "datasets")
 
 
 def register_backend():

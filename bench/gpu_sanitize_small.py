@@ -4,6 +4,7 @@
     compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py bfs   # BFS methods only
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py apsp  # many-source only
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py fill  # full-GPU grids
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -98,6 +99,35 @@ def check_apsp(graphs):
     return failures
 
 
+def check_fill():
+    """Every SSSP and BFS method and task-parallel on a grid that fills the GPU.
+
+    Persistent grids stay at a few blocks per SM unless a pass is large
+    (``runtime.FILL_ITEMS_PER_THREAD``); set to 0, every launch of more items
+    than that small grid's threads takes every block that fits, so a
+    100K-vertex graph (small enough for the sanitizers) runs the large-graph
+    launch shape.  The failures."""
+    from warpath.cuda import runtime
+
+    runtime.FILL_ITEMS_PER_THREAD = 0
+    g = gen.random(100_000, 400_000, seed=11)
+    failures = 0
+    ref = csgraph.dijkstra(g.to_scipy(), indices=0)
+    for method, options in RUNS:
+        if options.get("loop") == "paper":
+            continue   # one launch per round: no persistent grid
+        r = warpath.sssp(g, 0, method=method, device="cuda", **options)
+        ok = np.allclose(r.distances, ref, rtol=1e-6)
+        failures += not ok
+        print(g.num_vertices, "fill", method, options, "ok" if ok else "WRONG", flush=True)
+    sources = [0, 7, 99_999]
+    m = warpath.multi_source(g, sources, method="task-parallel", device="cuda")
+    ok = np.allclose(m.distances, csgraph.dijkstra(g.to_scipy(), indices=sources), rtol=1e-6)
+    failures += not ok
+    print(g.num_vertices, "fill multi_source task-parallel", "ok" if ok else "WRONG", flush=True)
+    return failures + check_bfs([g])
+
+
 def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
@@ -107,6 +137,10 @@ def main(argv):
         failures = check_apsp([gen.with_negative_weights(gen.grid(6, 6, seed=1), seed=2),
                                gen.rmat(6, 4, seed=3),
                                gen.random(50, 400, seed=4, weights="float")])
+        print("failures:", failures)
+        return 1 if failures else 0
+    if argv[1:] == ["fill"]:
+        failures = check_fill()
         print("failures:", failures)
         return 1 if failures else 0
     if argv[1:] == ["bfs"]:

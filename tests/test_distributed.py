@@ -1,5 +1,9 @@
 """warpath.distributed on a local Dask cluster of two worker processes, against the
-single-process calls (bit for bit) and scipy.sparse.csgraph."""
+single-process calls (bit for bit) and scipy.sparse.csgraph.
+
+The CPU cluster's tests name ``device="cpu"`` in every call: on a GPU machine ``"auto"``
+would take GPU methods, whose shortest-path trees may break ties another way.  The
+LocalCUDACluster test at the end checks the GPU path."""
 
 import os
 
@@ -60,9 +64,9 @@ def test_multi_source_random_graph(client):
     g = random_graph()
     sources = np.random.default_rng(0).integers(0, g.num_vertices, 37)
     sources[5] = sources[6]  # a duplicate gives an equal row
-    ours = wd.multi_source(g, sources, client=client, batch_size=8)
+    ours = wd.multi_source(g, sources, client=client, batch_size=8, device="cpu")
     assert ours.stats["batches"] == 5 and ours.stats["workers"] == 2
-    assert_same_matrix(ours, warpath.multi_source(g, sources))
+    assert_same_matrix(ours, warpath.multi_source(g, sources, device="cpu"))
     reference = csgraph.dijkstra(scipy_graph(g), indices=sources)
     assert_distances_equal(ours.distances, reference, g)
 
@@ -71,8 +75,8 @@ def test_multi_source_random_graph(client):
 def test_apsp_negative_weights(client, weights):
     g = negative_graph(weights)
     assert g.has_negative_weights
-    ours = wd.apsp(g, client=client, batch_size=25)
-    single = warpath.apsp(g)
+    ours = wd.apsp(g, client=client, batch_size=25, device="cpu")
+    single = warpath.apsp(g, device="cpu")
     assert single.stats["method"] == "johnson"
     assert_same_matrix(ours, single)
     assert_distances_equal(ours.distances, csgraph.johnson(scipy_graph(g)), g)
@@ -81,8 +85,8 @@ def test_apsp_negative_weights(client, weights):
 
 def test_apsp_disconnected_graph_and_paths(client):
     g = disconnected_graph()
-    ours = wd.apsp(g, client=client, batch_size=9)
-    single = warpath.apsp(g)
+    ours = wd.apsp(g, client=client, batch_size=9, device="cpu")
+    single = warpath.apsp(g, device="cpu")
     assert_same_matrix(ours, single)
     assert np.isinf(ours.distances[0, 45]) and np.isinf(ours.distances[:, -1]).sum() == 70
     assert_distances_equal(ours.distances, csgraph.dijkstra(scipy_graph(g)), g)
@@ -94,8 +98,9 @@ def test_apsp_disconnected_graph_and_paths(client):
 def test_out_writes_npy_memory_maps(client, tmp_path):
     g = negative_graph()
     out, pred_out = tmp_path / "d.npy", tmp_path / "p.npy"
-    ours = wd.apsp(g, client=client, batch_size=30, out=str(out), predecessors_out=str(pred_out))
-    single = warpath.apsp(g)
+    ours = wd.apsp(g, client=client, batch_size=30, out=str(out), predecessors_out=str(pred_out),
+                   device="cpu")
+    single = warpath.apsp(g, device="cpu")
     np.testing.assert_array_equal(np.load(out), single.distances)
     np.testing.assert_array_equal(np.load(pred_out), single.predecessors)
     assert ours.distances.dtype == np.float64 and ours.exact_distances is None
@@ -105,31 +110,31 @@ def test_out_writes_npy_memory_maps(client, tmp_path):
 def test_out_arguments_are_checked(client, tmp_path):
     g = random_graph()
     with pytest.raises(ValueError, match="predecessors_out"):
-        wd.apsp(g, client=client, out=str(tmp_path / "d.npy"))
+        wd.apsp(g, client=client, out=str(tmp_path / "d.npy"), device="cpu")
     with pytest.raises(ValueError, match=".npy"):
-        wd.apsp(g, client=client, out=str(tmp_path / "d.csv"), predecessors=False)
+        wd.apsp(g, client=client, out=str(tmp_path / "d.csv"), predecessors=False, device="cpu")
     assert not os.listdir(tmp_path)
 
 
 def test_negative_cycle_raises_with_the_cycle(client):
     bad = generators.with_negative_cycle(generators.random(60, 300, seed=6), seed=7)
     with pytest.raises(warpath.NegativeCycleError) as caught:
-        wd.apsp(bad, client=client)
+        wd.apsp(bad, client=client, device="cpu")
     assert_negative_cycle(bad, caught.value.cycle)
     with pytest.raises(warpath.NegativeCycleError):  # wherever the cycle is, as johnson
-        wd.multi_source(bad, [0], client=client)
+        wd.multi_source(bad, [0], client=client, device="cpu")
 
 
 def test_bad_input_is_refused_on_the_client(client):
     g = random_graph()
     with pytest.raises(warpath.SourceError, match="150"):
-        wd.multi_source(g, [0, 150], client=client)
+        wd.multi_source(g, [0, 150], client=client, device="cpu")
     with pytest.raises(warpath.SourceError):
-        wd.multi_source(g, [], client=client)
+        wd.multi_source(g, [], client=client, device="cpu")
     with pytest.raises(warpath.MethodNotAvailable, match="floyd-warshall"):
-        wd.apsp(g, client=client, method="floyd-warshall")
+        wd.apsp(g, client=client, method="floyd-warshall", device="cpu")
     with pytest.raises(warpath.EmptyGraphError):
-        wd.apsp(warpath.Graph([0], []), client=client)
+        wd.apsp(warpath.Graph([0], []), client=client, device="cpu")
 
 
 def test_graph_is_scattered_once_per_client(client, monkeypatch):
@@ -137,19 +142,20 @@ def test_graph_is_scattered_once_per_client(client, monkeypatch):
     calls = []
     scatter = client.scatter
     monkeypatch.setattr(client, "scatter", lambda *a, **k: calls.append(1) or scatter(*a, **k))
-    first = wd.multi_source(g, [0, 1], client=client, predecessors=False)
-    second = wd.multi_source(g, [2, 3], client=client, predecessors=False)
+    first = wd.multi_source(g, [0, 1], client=client, predecessors=False, device="cpu")
+    second = wd.multi_source(g, [2, 3], client=client, predecessors=False, device="cpu")
     assert len(calls) == 1
-    np.testing.assert_array_equal(second.distances, warpath.multi_source(g, [2, 3]).distances)
+    np.testing.assert_array_equal(second.distances,
+                                  warpath.multi_source(g, [2, 3], device="cpu").distances)
     assert first.stats["method"] == "repeated-sssp" and first.stats["device"] == "cpu"
 
 
 def test_distance_array_stays_lazy_and_matches(client):
     g = negative_graph()
-    array = wd.distance_array(g, np.arange(50), client=client, batch_size=16)
+    array = wd.distance_array(g, np.arange(50), client=client, batch_size=16, device="cpu")
     assert array.chunks[0] == (16, 16, 16, 2)
     np.testing.assert_array_equal(client.compute(array).result(),
-                                  warpath.multi_source(g, np.arange(50)).distances)
+                                  warpath.multi_source(g, np.arange(50), device="cpu").distances)
 
 
 def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
@@ -157,16 +163,17 @@ def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
     flag = tmp_path / "killed"
     client.register_plugin(KillAfterFirstBatch(str(flag)))
     try:
-        ours = wd.apsp(g, client=client, batch_size=6)
+        ours = wd.apsp(g, client=client, batch_size=6, device="cpu")
     finally:
         client.unregister_worker_plugin(KillAfterFirstBatch.name)
     assert flag.exists(), "no worker was killed"
-    assert_same_matrix(ours, warpath.apsp(g))
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
 
 
 def test_progress_bar_over_batches(client, capsys):
-    wd.multi_source(random_graph(), np.arange(20), client=client, batch_size=5, progress=True)
+    wd.multi_source(random_graph(), np.arange(20), client=client, batch_size=5, progress=True,
+                    device="cpu")
     assert "warpath.distributed" in capsys.readouterr().err
 
 
@@ -184,7 +191,8 @@ def test_cli_workers_flag(tmp_path, capsys):
     assert cli.main(["apsp", path, "--workers", "1", "--device", "cpu",
                      "--output", str(out)]) == 0
     assert "batches" in capsys.readouterr().out
-    np.testing.assert_array_equal(np.load(out), warpath.apsp(warpath.read(path)).distances)
+    np.testing.assert_array_equal(np.load(out),
+                                  warpath.apsp(warpath.read(path), device="cpu").distances)
 
 
 @pytest.mark.gpu

@@ -1,7 +1,7 @@
 """Launch shapes and cooperative grid sizes."""
 
 import numpy as np
-from numba import cuda
+from numba import cuda, typeof
 
 from warpath.cuda import runtime
 
@@ -30,6 +30,14 @@ def test_cooperative_blocks_fit_the_device_and_the_work():
         assert blocks == 1
     else:
         sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-        assert 1 <= blocks <= runtime.PERSISTENT_BLOCKS_PER_SM * sms
+        small = runtime.PERSISTENT_BLOCKS_PER_SM * sms
+        # 10M items is more than FILL_ITEMS_PER_THREAD per thread of the small grid: the
+        # grid fills the GPU (all that can be resident), beyond the small grid
+        assert big.shape[0] > runtime.FILL_ITEMS_PER_THREAD * small * runtime.THREADS
+        most = _mark.compile((typeof(big),)).max_cooperative_grid_blocks(runtime.THREADS)
+        assert small < blocks <= most
         _mark[blocks, runtime.THREADS](big)
         assert int(big.copy_to_host().sum()) == min(big.shape[0], blocks * runtime.THREADS)
+        # a middling pass keeps the small grid, and so does a large one told not to fill
+        assert runtime.cooperative_blocks(_mark, (big,), 1_000_000) <= small
+        assert runtime.cooperative_blocks(_mark, (big,), big.shape[0], fill=False) <= small

@@ -24,6 +24,7 @@ import numpy as np
 from numba import cuda
 
 from .distances import device_full
+from .runtime import SIMULATOR
 
 
 #: The slot of the convergence array raised when a negative cycle is proven.
@@ -54,11 +55,31 @@ def begin_round(conv, r, thread):
         conv[(r + 1) % 3] = 0
 
 
-@cuda.jit(device=True)
-def mark_changed(conv, r):
-    """Record that round ``r`` changed something (a plain store: every writer writes 1).
-    See :func:`begin_round` for an example."""
-    conv[r % 3] = 1
+if SIMULATOR:
+    @cuda.jit(device=True)
+    def mark_changed(conv, r):
+        """Record that round ``r`` changed something (simulator: every caller stores).
+        See :func:`begin_round` for an example."""
+        conv[r % 3] = 1
+else:
+    @cuda.jit(device=True)
+    def mark_changed(conv, r):
+        """Record that round ``r`` changed something.  See :func:`begin_round` for an example.
+
+        The flag is one word that every successful relax of the round reports
+        to: stored unconditionally, millions of stores a round queue at that one
+        L2 address (a 32-source task-parallel launch makes ~10^8 over its
+        rounds).  So one lane of the calling lanes of a warp reports for all of
+        them, and it stores only if it still reads 0: once an SM has seen the 1,
+        its warps skip the store.  A stale 0 costs one redundant store; a stale
+        1 cannot occur, since the flag was cleared before the ``grid.sync()``
+        (or kernel boundary) that began the round and loads after it see the
+        clear.  (H100, 1,000 sources on random(1M, 6M): 3.1 s with every lane
+        storing, 2.8 s with one store per warp, 1.8 s with the read first.)
+        """
+        slot = r % 3
+        if cuda.laneid == 31 - cuda.clz(cuda.activemask()) and conv[slot] == 0:
+            conv[slot] = 1
 
 
 @cuda.jit(device=True)

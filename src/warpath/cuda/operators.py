@@ -154,9 +154,18 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
         @cuda.jit(device=True)
         def op(graph, frontier, state, conv, rows, r, thread, stride):
             count = 0
-            pairs = (graph[0].shape[0] - 1) * rows
-            for i in range(thread, pairs, stride):
-                count += expand(graph, frontier, state, conv, i % rows, i // rows, r, 0, 1)
+            n = graph[0].shape[0] - 1
+            # task i = u * rows + row for i = thread, thread + stride, ...: (u, row) stepped
+            # by (stride // rows, stride % rows) with a carry, not a 64-bit division per task
+            u, row = thread // rows, thread % rows
+            u_step, row_step = stride // rows, stride % rows
+            while u < n:
+                count += expand(graph, frontier, state, conv, row, u, r, 0, 1)
+                row += row_step
+                u += u_step
+                if row >= rows:
+                    row -= rows
+                    u += 1
             return count
     elif kind == "frontier":
         @cuda.jit(device=True)

@@ -38,6 +38,13 @@ THREADS = 32 if SIMULATOR else 256
 #: graphs, so fewer blocks can be faster.  Measured with bench/gpu_loop_overhead.py.
 PERSISTENT_BLOCKS_PER_SM = 2
 
+#: ... unless the work is large: a persistent grid whose passes hold more than this many
+#: items per thread of that small grid (4.3M items on an H100: a 10M-vertex graph, a
+#: 32-source task-parallel launch on 1M vertices) takes every block that can be resident.
+#: Its loops wait on memory, and more warps in flight hide more of that wait; the costlier
+#: ``grid.sync()`` is paid by few rounds of much work.
+FILL_ITEMS_PER_THREAD = 64
+
 
 def blocks_for(items: int, threads: int = THREADS) -> int:
     """Blocks of ``threads`` needed to give one thread to each of ``items`` (at least 1).
@@ -55,13 +62,16 @@ def blocks_for(items: int, threads: int = THREADS) -> int:
 _COOPERATIVE_LIMITS: dict = {}
 
 
-def cooperative_blocks(kernel, args, items: int, threads: int = THREADS) -> int:
+def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
+                       fill: bool = True) -> int:
     """The grid size for a persistent cooperative launch of ``kernel`` with ``args``.
 
     A kernel that calls ``cuda.cg.this_grid().sync()`` must have all its
     blocks resident at once, so the grid is capped at
-    ``max_cooperative_grid_blocks`` (compiled for these argument types); it
-    is also no larger than ``items`` needs.  The simulator allows one block.
+    ``max_cooperative_grid_blocks`` (compiled for these argument types), and
+    at :data:`PERSISTENT_BLOCKS_PER_SM` per SM unless ``items`` is large
+    (:data:`FILL_ITEMS_PER_THREAD`) and ``fill`` allows it; it is also no
+    larger than ``items`` needs.  The simulator allows one block.
 
     Examples
     --------
@@ -80,8 +90,9 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS) -> int:
     if limit < 1:
         raise RuntimeError("this kernel cannot be launched cooperatively on this GPU")
     if PERSISTENT_BLOCKS_PER_SM:
-        sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
-        limit = min(limit, PERSISTENT_BLOCKS_PER_SM * sms)
+        small = PERSISTENT_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT
+        if not fill or items <= FILL_ITEMS_PER_THREAD * small * threads:
+            limit = min(limit, small)
     return max(1, min(limit, blocks_for(items, threads)))
 
 
