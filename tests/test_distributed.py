@@ -56,22 +56,28 @@ def assert_same_matrix(ours, single):
     np.testing.assert_array_equal(ours.predecessors, single.predecessors)
 
 
-def test_multi_source_random_graph(client):
+TRANSFERS = pytest.mark.parametrize("transfer", ["shared", "send"])
+
+
+@TRANSFERS
+def test_multi_source_random_graph(client, transfer):
     g = random_graph()
     sources = np.random.default_rng(0).integers(0, g.num_vertices, 37)
     sources[5] = sources[6]  # a duplicate gives an equal row
-    ours = wd.multi_source(g, sources, client=client, batch_size=8)
+    ours = wd.multi_source(g, sources, client=client, batch_size=8, transfer=transfer)
     assert ours.stats["batches"] == 5 and ours.stats["workers"] == 2
+    assert ours.stats["transfer"] == transfer
     assert_same_matrix(ours, warpath.multi_source(g, sources))
     reference = csgraph.dijkstra(scipy_graph(g), indices=sources)
     assert_distances_equal(ours.distances, reference, g)
 
 
+@TRANSFERS
 @pytest.mark.parametrize("weights", ["int", "float"])
-def test_apsp_negative_weights(client, weights):
+def test_apsp_negative_weights(client, weights, transfer):
     g = negative_graph(weights)
     assert g.has_negative_weights
-    ours = wd.apsp(g, client=client, batch_size=25)
+    ours = wd.apsp(g, client=client, batch_size=25, transfer=transfer)
     single = warpath.apsp(g)
     assert single.stats["method"] == "johnson"
     assert_same_matrix(ours, single)
@@ -79,9 +85,10 @@ def test_apsp_negative_weights(client, weights):
     assert ours.stats["iterations"] == single.stats["iterations"]
 
 
-def test_apsp_disconnected_graph_and_paths(client):
+@TRANSFERS
+def test_apsp_disconnected_graph_and_paths(client, transfer):
     g = disconnected_graph()
-    ours = wd.apsp(g, client=client, batch_size=9)
+    ours = wd.apsp(g, client=client, batch_size=9, transfer=transfer)
     single = warpath.apsp(g)
     assert_same_matrix(ours, single)
     assert np.isinf(ours.distances[0, 45]) and np.isinf(ours.distances[:, -1]).sum() == 70
@@ -91,10 +98,14 @@ def test_apsp_disconnected_graph_and_paths(client):
     assert ours.path(0, 45).size == 0
 
 
-def test_out_writes_npy_memory_maps(client, tmp_path):
+@TRANSFERS
+def test_out_writes_npy_memory_maps(client, tmp_path, monkeypatch, transfer):
     g = negative_graph()
-    out, pred_out = tmp_path / "d.npy", tmp_path / "p.npy"
-    ours = wd.apsp(g, client=client, batch_size=30, out=str(out), predecessors_out=str(pred_out))
+    monkeypatch.chdir(tmp_path)  # relative paths: the workers (other folders) get them whole
+    out, pred_out = "d.npy", "p.npy"
+    ours = wd.apsp(g, client=client, batch_size=30, out=out, predecessors_out=pred_out,
+                   transfer=transfer)
+    assert ours.stats["transfer"] == transfer
     single = warpath.apsp(g)
     np.testing.assert_array_equal(np.load(out), single.distances)
     np.testing.assert_array_equal(np.load(pred_out), single.predecessors)
@@ -153,16 +164,91 @@ def test_distance_array_stays_lazy_and_matches(client):
 
 
 def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
+    # On the shared path: the killed worker's batch is written again by the one that reruns it.
     g = negative_graph()
     flag = tmp_path / "killed"
     client.register_plugin(KillAfterFirstBatch(str(flag)))
     try:
-        ours = wd.apsp(g, client=client, batch_size=6)
+        ours = wd.apsp(g, client=client, batch_size=6, transfer="shared")
     finally:
         client.unregister_worker_plugin(KillAfterFirstBatch.name)
     assert flag.exists(), "no worker was killed"
+    assert ours.stats["transfer"] == "shared"
     assert_same_matrix(ours, warpath.apsp(g))
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
+
+
+def test_auto_transfer_shares_files_on_a_local_cluster(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(wd, "_shared_folder", lambda nbytes: str(tmp_path))
+    g = random_graph()
+    ours = wd.apsp(g, client=client, batch_size=40)
+    assert ours.stats["transfer"] == "shared"
+    assert not os.listdir(tmp_path), "the temporary result files were not unlinked"
+    assert_same_matrix(ours, warpath.apsp(g))  # read after the unlink: the maps hold the rows
+
+
+def test_choose_transfer_on_remote_looking_workers():
+    here = {"127.0.0.1", "192.0.2.2", "vm"}
+    local = {"tcp://127.0.0.1:40331": {"host": "127.0.0.1"},
+             "tcp://192.0.2.2:39551": {"host": "192.0.2.2"},
+             "inproc://192.0.2.2/557/4": {"host": "192.0.2.2"}}
+    remote = {**local, "tcp://10.8.0.5:40001": {"host": "10.8.0.5"}}
+    assert wd.choose_transfer("auto", local, here) == "shared"
+    assert wd.choose_transfer("shared", local, here) == "shared"
+    assert wd.choose_transfer("auto", remote, here) == "send"
+    assert wd.choose_transfer("send", local, here) == "send"
+    with pytest.raises(warpath.ArgumentError, match="10.8.0.5"):
+        wd.choose_transfer("shared", remote, here)
+    with pytest.raises(warpath.ArgumentError, match="'gather'"):
+        wd.choose_transfer("gather", local, here)
+    assert {"127.0.0.1", "localhost"} <= wd.local_hosts()
+
+
+def test_workers_that_cannot_open_the_files(client, monkeypatch):
+    # Containers can share the host's network but not its files: auto sends, shared refuses.
+    monkeypatch.setattr(wd, "_workers_see", lambda client, path: False)
+    g = random_graph()
+    ours = wd.multi_source(g, [3, 1, 4], client=client)
+    assert ours.stats["transfer"] == "send"
+    assert_same_matrix(ours, warpath.multi_source(g, [3, 1, 4]))
+    with pytest.raises(warpath.DeviceError, match="transfer='send'"):
+        wd.multi_source(g, [3, 1, 4], client=client, transfer="shared")
+    with pytest.raises(warpath.ArgumentError, match="transfer"):
+        wd.multi_source(g, [3], client=client, transfer="gather")
+
+
+def test_a_batch_writes_a_gpus_compact_types_into_the_shared_files(tmp_path):
+    # As a GPU worker would (int32 distances and predecessors), here on the CPU in this
+    # process: the rows are narrowed, shifted back by the potentials and written in place.
+    g = negative_graph()
+    shipment, _ = wd._shipment(g)
+    paths = [str(tmp_path / "d.npy"), str(tmp_path / "p.npy")]
+    for path in paths:
+        np.lib.format.open_memmap(path, mode="w+", dtype=np.int32, shape=(g.num_vertices,) * 2)
+    layout = wd._Layout(np.dtype(np.int32), np.dtype(np.int32), *paths)
+    batch = np.arange(40, 80)
+    assert wd._solve_batch(shipment, batch, 40, layout, "auto", "cpu", {})[:2] == (None, None)
+    single = warpath.apsp(g, device="cpu")  # johnson, as the distributed path
+    distances, predecessors = (np.load(path)[40:80] for path in paths)
+    np.testing.assert_array_equal(warpath.DistanceMatrix(batch, distances).exact_distances,
+                                  single.exact_distances[40:80])
+    np.testing.assert_array_equal(predecessors, single.predecessors[40:80])
+    assert not np.load(paths[0])[:40].any()  # no other rows touched
+
+
+def test_rows_go_from_a_device_array_straight_into_the_target():
+    cuda = pytest.importorskip("numba.cuda")
+    unreached = np.iinfo(np.int32).max
+    rows = np.array([[0, 5, unreached], [3, 0, 1]], dtype=np.int32)
+    preds = np.array([[-1, 0, 1], [1, -1, 1]], dtype=np.int32)
+    on_gpu = warpath.DistanceMatrix([0, 1], cuda.to_device(rows), cuda.to_device(preds))
+    reference = warpath.DistanceMatrix([0, 1], rows)
+    for expected in (rows, reference.exact_distances, reference.distances):
+        target = np.zeros(rows.shape, dtype=expected.dtype)
+        wd._store_distances(target, on_gpu, [0, 1], None)
+        np.testing.assert_array_equal(target, expected)
+        wd._store_predecessors(target, on_gpu)
+        np.testing.assert_array_equal(target, preds)
 
 
 def test_progress_bar_over_batches(client, capsys):
@@ -195,11 +281,15 @@ def test_local_cuda_cluster_matches_the_single_gpu_call():
     g = generators.random(3000, 24000, seed=9)
     sources = np.arange(g.num_vertices)
     with dask_cuda.LocalCUDACluster() as cluster, distributed.Client(cluster) as c:
-        ours = wd.multi_source(g, sources, client=c)
+        shared = wd.multi_source(g, sources, client=c)  # the GPU copies into shared memory
+        sent = wd.multi_source(g, sources, client=c, transfer="send")
     single = warpath.multi_source(g, sources)
-    assert ours.stats["workers"] == len(cuda.gpus)
-    assert ours.stats["device"] == single.stats["device"]
-    assert_same_matrix(ours, single)
+    for ours in (shared, sent):
+        assert ours.stats["workers"] == len(cuda.gpus)
+        assert ours.stats["device"] == single.stats["device"]
+        assert_same_matrix(ours, single)
+    assert shared.stats["transfer"] == "shared"
+    assert shared._arrays._raw().dtype == np.int32  # the GPU's compact type, as the single call
     with wd.cluster_client(workers=1) as c:  # what `warpath apsp --workers 1` runs on
         assert type(c.cluster).__name__ == "LocalCUDACluster"
         negative = negative_graph()
