@@ -217,38 +217,56 @@ def test_workers_that_cannot_open_the_files(client, monkeypatch):
         wd.multi_source(g, [3], client=client, transfer="gather")
 
 
+def shared_files(tmp_path, dtypes, shape):
+    """New ``.npy`` files as the client makes them, and their ``(path, data offset)``."""
+    files = []
+    for name, dtype in zip("dp", dtypes):
+        path = str(tmp_path / f"{name}.npy")
+        matrix = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
+        files.append((path, matrix.offset))
+    return files
+
+
 def test_a_batch_writes_a_gpus_compact_types_into_the_shared_files(tmp_path):
     # As a GPU worker would (int32 distances and predecessors), here on the CPU in this
     # process: the rows are narrowed, shifted back by the potentials and written in place.
     g = negative_graph()
     shipment, _ = wd._shipment(g)
-    paths = [str(tmp_path / "d.npy"), str(tmp_path / "p.npy")]
-    for path in paths:
-        np.lib.format.open_memmap(path, mode="w+", dtype=np.int32, shape=(g.num_vertices,) * 2)
-    layout = wd._Layout(np.dtype(np.int32), np.dtype(np.int32), *paths)
+    files = shared_files(tmp_path, (np.int32, np.int32), (g.num_vertices,) * 2)
+    layout = wd._Layout(np.dtype(np.int32), np.dtype(np.int32), *files)
     batch = np.arange(40, 80)
     assert wd._solve_batch(shipment, batch, 40, layout, "auto", "cpu", {})[:2] == (None, None)
     single = warpath.apsp(g, device="cpu")  # johnson, as the distributed path
-    distances, predecessors = (np.load(path)[40:80] for path in paths)
-    np.testing.assert_array_equal(warpath.DistanceMatrix(batch, distances).exact_distances,
+    distances, predecessors = (np.load(path) for path, _ in files)
+    np.testing.assert_array_equal(warpath.DistanceMatrix(batch, distances[40:80]).exact_distances,
                                   single.exact_distances[40:80])
-    np.testing.assert_array_equal(predecessors, single.predecessors[40:80])
-    assert not np.load(paths[0])[:40].any()  # no other rows touched
+    np.testing.assert_array_equal(predecessors[40:80], single.predecessors[40:80])
+    assert not distances[:40].any() and not distances[80:].any()  # no other rows touched
 
 
-def test_rows_go_from_a_device_array_straight_into_the_target():
+def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
     cuda = pytest.importorskip("numba.cuda")
+    # A staging buffer of two rows: the four rows go through it in two blocks.
+    monkeypatch.setattr(wd, "STAGING_BYTES", 2 * 3 * 4)
+    monkeypatch.setattr(wd, "_staging", {})
     unreached = np.iinfo(np.int32).max
-    rows = np.array([[0, 5, unreached], [3, 0, 1]], dtype=np.int32)
-    preds = np.array([[-1, 0, 1], [1, -1, 1]], dtype=np.int32)
-    on_gpu = warpath.DistanceMatrix([0, 1], cuda.to_device(rows), cuda.to_device(preds))
-    reference = warpath.DistanceMatrix([0, 1], rows)
-    for expected in (rows, reference.exact_distances, reference.distances):
-        target = np.zeros(rows.shape, dtype=expected.dtype)
-        wd._store_distances(target, on_gpu, [0, 1], None)
-        np.testing.assert_array_equal(target, expected)
-        wd._store_predecessors(target, on_gpu)
-        np.testing.assert_array_equal(target, preds)
+    rows = np.array([[0, 5, unreached], [3, 0, 1], [1, 1, 0], [0, 9, 2]], dtype=np.int32)
+    preds = np.array([[-1, 0, 1], [1, -1, 1], [2, 2, -1], [-1, 0, 0]], dtype=np.int32)
+    on_gpu = warpath.DistanceMatrix([0, 1, 2, 0], cuda.to_device(rows), cuda.to_device(preds))
+    files = shared_files(tmp_path, (np.int32, np.int64), (6, 3))
+    # the same type: straight from the GPU (no host rows are asked for)
+    assert wd._hand_over(files[0], 1, on_gpu.device_distances, np.dtype(np.int32), None) is None
+    assert wd._hand_over(files[1], 1, on_gpu._arrays.device_predecessors, np.dtype(np.int64),
+                         lambda: wd._predecessor_rows(on_gpu, np.int64)) is None
+    distances, predecessors = (np.load(path) for path, _ in files)
+    np.testing.assert_array_equal(distances[1:5], rows)
+    np.testing.assert_array_equal(predecessors[1:5], preds)  # widened on the host
+    assert not distances[[0, 5]].any() and not predecessors[[0, 5]].any()
+    # Sent rows in other types: int64 and float64 with the unreached entries mapped.
+    reference = warpath.DistanceMatrix([0, 1, 2, 0], rows)
+    for expected in (reference.exact_distances, reference.distances):
+        np.testing.assert_array_equal(
+            wd._distance_rows(on_gpu, [0, 1, 2, 0], None, expected.dtype), expected)
 
 
 def test_progress_bar_over_batches(client, capsys):
