@@ -2,6 +2,7 @@
 single-process calls (bit for bit) and scipy.sparse.csgraph."""
 
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -248,7 +249,7 @@ def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
     cuda = pytest.importorskip("numba.cuda")
     # A staging buffer of two rows: the four rows go through it in two blocks.
     monkeypatch.setattr(wd, "STAGING_BYTES", 2 * 3 * 4)
-    monkeypatch.setattr(wd, "_staging", {})
+    monkeypatch.setattr(wd, "_staging", threading.local())
     unreached = np.iinfo(np.int32).max
     rows = np.array([[0, 5, unreached], [3, 0, 1], [1, 1, 0], [0, 9, 2]], dtype=np.int32)
     preds = np.array([[-1, 0, 1], [1, -1, 1], [2, 2, -1], [-1, 0, 0]], dtype=np.int32)

@@ -294,7 +294,9 @@ def _write_rows(file, start, rows) -> None:
 
 #: Bytes of the page-locked buffer through which a GPU worker's rows go to the files.
 STAGING_BYTES = 64 * 2**20
-_staging = {}  # per worker process: the buffer, made on first use and kept
+# Per worker thread (threads run batches side by side): that buffer, made on first use and
+# kept, so later batches and calls pay no allocation.
+_staging = threading.local()
 
 
 def _write_device_rows(file, start, device_rows) -> None:
@@ -303,14 +305,13 @@ def _write_device_rows(file, start, device_rows) -> None:
     from numba import cuda
 
     row_bytes = device_rows.shape[1] * device_rows.dtype.itemsize
-    if _staging.get("size", 0) < max(STAGING_BYTES, row_bytes):
-        _staging["buffer"] = cuda.pinned_array(max(STAGING_BYTES, row_bytes), np.uint8)
-        _staging["size"] = _staging["buffer"].size
-    per_block = _staging["size"] // row_bytes
+    buffer = getattr(_staging, "buffer", None)
+    if buffer is None or buffer.size < max(STAGING_BYTES, row_bytes):
+        buffer = _staging.buffer = cuda.pinned_array(max(STAGING_BYTES, row_bytes), np.uint8)
+    per_block = buffer.size // row_bytes
     for first in range(0, device_rows.shape[0], per_block):
         block = device_rows[first:first + per_block]
-        host = _staging["buffer"][:block.shape[0] * row_bytes].view(block.dtype)
-        host = host.reshape(block.shape)
+        host = buffer[:block.shape[0] * row_bytes].view(block.dtype).reshape(block.shape)
         block.copy_to_host(ary=host)
         _write_rows(file, start + first, host)
 
@@ -460,7 +461,8 @@ def choose_transfer(transfer, workers, hosts=None) -> str:
     (memory maps in shared memory, or the ``out=`` files), which needs every
     worker on the client's host.  ``"send"``: the rows travel through Dask's
     comms to the client, which copies them in (any cluster).  ``"auto"`` takes
-    ``"shared"`` when every worker's host is one of ``hosts``, else ``"send"``.
+    ``"shared"`` when every worker's host is one of ``hosts`` (and the system
+    has ``os.pwrite``: not Windows), else ``"send"``.
 
     Parameters
     ----------
@@ -487,6 +489,11 @@ def choose_transfer(transfer, workers, hosts=None) -> str:
         raise ArgumentError(f"transfer must be one of {', '.join(map(repr, TRANSFERS))}, "
                             f"not {transfer!r}")
     if transfer == "send":
+        return "send"
+    if not hasattr(os, "pwrite"):  # Windows: the workers' positioned writes are POSIX
+        if transfer == "shared":
+            raise ArgumentError("transfer='shared' needs os.pwrite, which this system lacks; "
+                                "use transfer='send'")
         return "send"
     hosts = local_hosts() if hosts is None else hosts
     remote = sorted({get_address_host(address) for address in workers
