@@ -4,13 +4,17 @@ Runs the same APSP through the direct single-process call and through local Dask
 clusters of 1 and N worker processes (one thread each; on a GPU machine with
 dask_cuda, ``--cuda`` makes them a LocalCUDACluster, one worker per GPU), taking
 turns repetition by repetition, after one warm-up run of each (numba compiles
-or loads its cache in every worker process on first use).  Checks that every
-result equals the direct one, then prints the median seconds of each, and the
-rate at which the client takes in rows (the matrix's bytes gathered from the
-largest cluster into one host array), the bound on scaling over workers.
+or loads its cache in every worker process on first use).  ``--transfer``
+names how the workers hand their rows over (``shared,send`` runs both on each
+cluster).  Checks that every result equals the direct one, then prints the
+median seconds of each, and the rate at which Dask's comms bring rows to the
+client (the matrix's bytes gathered from the largest cluster into one host
+array), the bound on the ``send`` transfer.  When the direct result stays on the
+GPU, ``direct+copy`` also copies its rows to host memory, where the Dask path's are.
 
 Run: ``PYTHONPATH=src python3 bench/distributed_overhead.py [--vertices 3000]
-[--degree 8] [--workers 2] [--repeat 5] [--device cpu] [--no-predecessors] [--cuda]``
+[--degree 8] [--workers 2] [--repeat 5] [--device cpu] [--no-predecessors] [--cuda]
+[--transfer auto|shared|send|shared,send]``
 """
 
 from __future__ import annotations
@@ -41,6 +45,14 @@ def _rows(count, width):
     return np.ones((count, width), dtype=np.int64)
 
 
+def on_host(result):
+    """The direct result with its rows copied to host memory when they are on the GPU."""
+    for rows in (result.device_distances, result._arrays.device_predecessors):
+        if rows is not None:
+            rows.copy_to_host()
+    return result
+
+
 def gather_rate(client, rows, width, batches):
     """GB/s at which the client gathers ``rows x width`` int64 rows, made on the workers in
     ``batches`` pieces, into one host array (the copy ``warpath.distributed`` makes)."""
@@ -66,7 +78,10 @@ def main(argv=None):
     parser.add_argument("--device", default="auto")
     parser.add_argument("--no-predecessors", dest="predecessors", action="store_false")
     parser.add_argument("--cuda", action="store_true", help="LocalCUDACluster workers")
+    parser.add_argument("--transfer", default="auto",
+                        help="comma-separated transfer= values of warpath.distributed.apsp")
     args = parser.parse_args(argv)
+    transfers = args.transfer.split(",")
     graph = warpath.generators.random(args.vertices, args.vertices * args.degree, seed=1)
     kwargs = {"device": args.device, "predecessors": args.predecessors}
     sizes = sorted({1, args.workers})
@@ -74,13 +89,18 @@ def main(argv=None):
         clients = {n: stack.enter_context(Client(stack.enter_context(local_cluster(n, args.cuda))))
                    for n in sizes}
         solvers = {"direct": lambda _: warpath.apsp(graph, **kwargs)}
-        for n, client in clients.items():
-            solvers[f"dask-{n}"] = (lambda c: lambda _: wd.apsp(graph, client=c, **kwargs))(client)
         reference = solvers["direct"](0)
+        if reference.device_distances is not None:
+            solvers["direct+copy"] = lambda _: on_host(warpath.apsp(graph, **kwargs))
+        for n, client in clients.items():
+            for transfer in transfers:
+                label = f"dask-{n}" + (f"-{transfer}" if len(transfers) > 1 else "")
+                solvers[label] = (lambda c, t: lambda _: wd.apsp(
+                    graph, client=c, transfer=t, **kwargs))(client, transfer)
         for label, solve in solvers.items():  # warm-up, and every path gives the same matrix
             assert np.array_equal(solve(0).distances, reference.distances), label
         seconds, stats = time_alternating(solvers, range(args.repeat))
-        largest = stats[f"dask-{sizes[-1]}"][0]
+        largest = stats[[label for label in solvers if label.startswith("dask")][-1]][0]
         entries = 2 if args.predecessors else 1
         rate = statistics.median(gather_rate(clients[sizes[-1]], entries * args.vertices,
                                              args.vertices, entries * largest["batches"])
@@ -92,9 +112,9 @@ def main(argv=None):
     for label, times in seconds.items():
         median = statistics.median(times)
         extra = stats[label][0]
-        batches = f", {extra['batches']} batches of {extra['batch_size']}" \
-            if "batch_size" in extra else ""
-        print(f"  {label:<8} {median:8.3f} s  ({median / direct:5.2f}x direct{batches})")
+        batches = f", {extra['batches']} batches of {extra['batch_size']}, " \
+            f"transfer {extra['transfer']}" if "batch_size" in extra else ""
+        print(f"  {label:<12} {median:8.3f} s  ({median / direct:5.2f}x direct{batches})")
     print(f"  the client gathers rows from {sizes[-1]} worker(s) at {rate:.2f} GB/s "
           f"(median of 3, {entries * 8 * args.vertices ** 2 / 1e9:.2f} GB each)")
 

@@ -3,9 +3,10 @@ single-process calls (bit for bit) and scipy.sparse.csgraph.
 
 The CPU cluster's tests name ``device="cpu"`` in every call: on a GPU machine ``"auto"``
 would take GPU methods, whose shortest-path trees may break ties another way.  The
-LocalCUDACluster test at the end checks the GPU path."""
+LocalCUDACluster test checks the GPU path."""
 
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -60,22 +61,28 @@ def assert_same_matrix(ours, single):
     np.testing.assert_array_equal(ours.predecessors, single.predecessors)
 
 
-def test_multi_source_random_graph(client):
+TRANSFERS = pytest.mark.parametrize("transfer", ["shared", "send"])
+
+
+@TRANSFERS
+def test_multi_source_random_graph(client, transfer):
     g = random_graph()
     sources = np.random.default_rng(0).integers(0, g.num_vertices, 37)
     sources[5] = sources[6]  # a duplicate gives an equal row
-    ours = wd.multi_source(g, sources, client=client, batch_size=8, device="cpu")
+    ours = wd.multi_source(g, sources, client=client, batch_size=8, transfer=transfer, device="cpu")
     assert ours.stats["batches"] == 5 and ours.stats["workers"] == 2
+    assert ours.stats["transfer"] == transfer
     assert_same_matrix(ours, warpath.multi_source(g, sources, device="cpu"))
     reference = csgraph.dijkstra(scipy_graph(g), indices=sources)
     assert_distances_equal(ours.distances, reference, g)
 
 
+@TRANSFERS
 @pytest.mark.parametrize("weights", ["int", "float"])
-def test_apsp_negative_weights(client, weights):
+def test_apsp_negative_weights(client, weights, transfer):
     g = negative_graph(weights)
     assert g.has_negative_weights
-    ours = wd.apsp(g, client=client, batch_size=25, device="cpu")
+    ours = wd.apsp(g, client=client, batch_size=25, transfer=transfer, device="cpu")
     single = warpath.apsp(g, device="cpu")
     assert single.stats["method"] == "johnson"
     assert_same_matrix(ours, single)
@@ -83,9 +90,10 @@ def test_apsp_negative_weights(client, weights):
     assert ours.stats["iterations"] == single.stats["iterations"]
 
 
-def test_apsp_disconnected_graph_and_paths(client):
+@TRANSFERS
+def test_apsp_disconnected_graph_and_paths(client, transfer):
     g = disconnected_graph()
-    ours = wd.apsp(g, client=client, batch_size=9, device="cpu")
+    ours = wd.apsp(g, client=client, batch_size=9, transfer=transfer, device="cpu")
     single = warpath.apsp(g, device="cpu")
     assert_same_matrix(ours, single)
     assert np.isinf(ours.distances[0, 45]) and np.isinf(ours.distances[:, -1]).sum() == 70
@@ -95,11 +103,14 @@ def test_apsp_disconnected_graph_and_paths(client):
     assert ours.path(0, 45).size == 0
 
 
-def test_out_writes_npy_memory_maps(client, tmp_path):
+@TRANSFERS
+def test_out_writes_npy_memory_maps(client, tmp_path, monkeypatch, transfer):
     g = negative_graph()
-    out, pred_out = tmp_path / "d.npy", tmp_path / "p.npy"
-    ours = wd.apsp(g, client=client, batch_size=30, out=str(out), predecessors_out=str(pred_out),
-                   device="cpu")
+    monkeypatch.chdir(tmp_path)  # relative paths: the workers (other folders) get them whole
+    out, pred_out = "d.npy", "p.npy"
+    ours = wd.apsp(g, client=client, batch_size=30, out=out, predecessors_out=pred_out,
+                   transfer=transfer, device="cpu")
+    assert ours.stats["transfer"] == transfer
     single = warpath.apsp(g, device="cpu")
     np.testing.assert_array_equal(np.load(out), single.distances)
     np.testing.assert_array_equal(np.load(pred_out), single.predecessors)
@@ -159,16 +170,110 @@ def test_distance_array_stays_lazy_and_matches(client):
 
 
 def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
+    # On the shared path: the killed worker's batch is written again by the one that reruns it.
     g = negative_graph()
     flag = tmp_path / "killed"
     client.register_plugin(KillAfterFirstBatch(str(flag)))
     try:
-        ours = wd.apsp(g, client=client, batch_size=6, device="cpu")
+        ours = wd.apsp(g, client=client, batch_size=6, transfer="shared", device="cpu")
     finally:
         client.unregister_worker_plugin(KillAfterFirstBatch.name)
     assert flag.exists(), "no worker was killed"
+    assert ours.stats["transfer"] == "shared"
     assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
+
+
+def test_auto_transfer_shares_files_on_a_local_cluster(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(wd, "_shared_folder", lambda nbytes: str(tmp_path))
+    g = random_graph()
+    ours = wd.apsp(g, client=client, batch_size=40, device="cpu")
+    assert ours.stats["transfer"] == "shared"
+    assert not os.listdir(tmp_path), "the temporary result files were not unlinked"
+    # read after the unlink: the maps hold the rows
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
+
+
+def test_choose_transfer_on_remote_looking_workers():
+    here = {"127.0.0.1", "192.0.2.2", "vm"}
+    local = {"tcp://127.0.0.1:40331": {"host": "127.0.0.1"},
+             "tcp://192.0.2.2:39551": {"host": "192.0.2.2"},
+             "inproc://192.0.2.2/557/4": {"host": "192.0.2.2"}}
+    remote = {**local, "tcp://10.8.0.5:40001": {"host": "10.8.0.5"}}
+    assert wd.choose_transfer("auto", local, here) == "shared"
+    assert wd.choose_transfer("shared", local, here) == "shared"
+    assert wd.choose_transfer("auto", remote, here) == "send"
+    assert wd.choose_transfer("send", local, here) == "send"
+    with pytest.raises(warpath.ArgumentError, match="10.8.0.5"):
+        wd.choose_transfer("shared", remote, here)
+    with pytest.raises(warpath.ArgumentError, match="'gather'"):
+        wd.choose_transfer("gather", local, here)
+    assert {"127.0.0.1", "localhost"} <= wd.local_hosts()
+
+
+def test_workers_that_cannot_open_the_files(client, monkeypatch):
+    # Containers can share the host's network but not its files: auto sends, shared refuses.
+    monkeypatch.setattr(wd, "_workers_see", lambda client, path: False)
+    g = random_graph()
+    ours = wd.multi_source(g, [3, 1, 4], client=client, device="cpu")
+    assert ours.stats["transfer"] == "send"
+    assert_same_matrix(ours, warpath.multi_source(g, [3, 1, 4], device="cpu"))
+    with pytest.raises(warpath.DeviceError, match="transfer='send'"):
+        wd.multi_source(g, [3, 1, 4], client=client, transfer="shared", device="cpu")
+    with pytest.raises(warpath.ArgumentError, match="transfer"):
+        wd.multi_source(g, [3], client=client, transfer="gather", device="cpu")
+
+
+def shared_files(tmp_path, dtypes, shape):
+    """New ``.npy`` files as the client makes them, and their ``(path, data offset)``."""
+    files = []
+    for name, dtype in zip("dp", dtypes):
+        path = str(tmp_path / f"{name}.npy")
+        matrix = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
+        files.append((path, matrix.offset))
+    return files
+
+
+def test_a_batch_writes_a_gpus_compact_types_into_the_shared_files(tmp_path):
+    # As a GPU worker would (int32 distances and predecessors), here on the CPU in this
+    # process: the rows are narrowed, shifted back by the potentials and written in place.
+    g = negative_graph()
+    shipment, _ = wd._shipment(g)
+    files = shared_files(tmp_path, (np.int32, np.int32), (g.num_vertices,) * 2)
+    layout = wd._Layout(np.dtype(np.int32), np.dtype(np.int32), *files)
+    batch = np.arange(40, 80)
+    assert wd._solve_batch(shipment, batch, 40, layout, "auto", "cpu", {})[:2] == (None, None)
+    single = warpath.apsp(g, device="cpu")  # johnson, as the distributed path
+    distances, predecessors = (np.load(path) for path, _ in files)
+    np.testing.assert_array_equal(warpath.DistanceMatrix(batch, distances[40:80]).exact_distances,
+                                  single.exact_distances[40:80])
+    np.testing.assert_array_equal(predecessors[40:80], single.predecessors[40:80])
+    assert not distances[:40].any() and not distances[80:].any()  # no other rows touched
+
+
+def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
+    cuda = pytest.importorskip("numba.cuda")
+    # A staging buffer of two rows: the four rows go through it in two blocks.
+    monkeypatch.setattr(wd, "STAGING_BYTES", 2 * 3 * 4)
+    monkeypatch.setattr(wd, "_staging", threading.local())
+    unreached = np.iinfo(np.int32).max
+    rows = np.array([[0, 5, unreached], [3, 0, 1], [1, 1, 0], [0, 9, 2]], dtype=np.int32)
+    preds = np.array([[-1, 0, 1], [1, -1, 1], [2, 2, -1], [-1, 0, 0]], dtype=np.int32)
+    on_gpu = warpath.DistanceMatrix([0, 1, 2, 0], cuda.to_device(rows), cuda.to_device(preds))
+    files = shared_files(tmp_path, (np.int32, np.int64), (6, 3))
+    # the same type: straight from the GPU (no host rows are asked for)
+    assert wd._hand_over(files[0], 1, on_gpu.device_distances, np.dtype(np.int32), None) is None
+    assert wd._hand_over(files[1], 1, on_gpu._arrays.device_predecessors, np.dtype(np.int64),
+                         lambda: wd._predecessor_rows(on_gpu, np.int64)) is None
+    distances, predecessors = (np.load(path) for path, _ in files)
+    np.testing.assert_array_equal(distances[1:5], rows)
+    np.testing.assert_array_equal(predecessors[1:5], preds)  # widened on the host
+    assert not distances[[0, 5]].any() and not predecessors[[0, 5]].any()
+    # Sent rows in other types: int64 and float64 with the unreached entries mapped.
+    reference = warpath.DistanceMatrix([0, 1, 2, 0], rows)
+    for expected in (reference.exact_distances, reference.distances):
+        np.testing.assert_array_equal(
+            wd._distance_rows(on_gpu, [0, 1, 2, 0], None, expected.dtype), expected)
 
 
 def test_progress_bar_over_batches(client, capsys):
@@ -203,11 +308,15 @@ def test_local_cuda_cluster_matches_the_single_gpu_call():
     g = generators.random(3000, 24000, seed=9)
     sources = np.arange(g.num_vertices)
     with dask_cuda.LocalCUDACluster() as cluster, distributed.Client(cluster) as c:
-        ours = wd.multi_source(g, sources, client=c)
+        shared = wd.multi_source(g, sources, client=c)  # the GPU copies into shared memory
+        sent = wd.multi_source(g, sources, client=c, transfer="send")
     single = warpath.multi_source(g, sources)
-    assert ours.stats["workers"] == len(cuda.gpus)
-    assert ours.stats["device"] == single.stats["device"]
-    assert_same_matrix(ours, single)
+    for ours in (shared, sent):
+        assert ours.stats["workers"] == len(cuda.gpus)
+        assert ours.stats["device"] == single.stats["device"]
+        assert_same_matrix(ours, single)
+    assert shared.stats["transfer"] == "shared"
+    assert shared._arrays._raw().dtype == np.int32  # the GPU's compact type, as the single call
     with wd.cluster_client(workers=1) as c:  # what `warpath apsp --workers 1` runs on
         assert type(c.cluster).__name__ == "LocalCUDACluster"
         negative = negative_graph()
