@@ -114,7 +114,7 @@ def main(argv=None):
         extra = stats[label][0]
         batches = f", {extra['batches']} batches of {extra['batch_size']}, " \
             f"transfer {extra['transfer']}" if "batch_size" in extra else ""
-        print(f"  {label:<12} {median:8.3f} s  ({median / direct:5.2f}x direct{batches})")
+        print(f"  {label:<13} {median:8.3f} s  ({median / direct:5.2f}x direct{batches})")
     print(f"  the client gathers rows from {sizes[-1]} worker(s) at {rate:.2f} GB/s "
           f"(median of 3, {entries * 8 * args.vertices ** 2 / 1e9:.2f} GB each)")
 

@@ -547,8 +547,13 @@ class _Rows:
                     os.close(fd)
                     self._temporary.append(paths[i])
             paths = [None if path is None else os.path.abspath(path) for path in paths]
-        self.distances = self._matrix(paths[0], dtypes[0])
-        self.predecessors = None if dtypes[1] is None else self._matrix(paths[1], dtypes[1])
+        try:
+            self.distances = self._matrix(paths[0], dtypes[0])
+            self.predecessors = None if dtypes[1] is None else self._matrix(paths[1], dtypes[1])
+        except BaseException:
+            for path in self._temporary:
+                os.unlink(path)
+            raise
         files = [None, None]
         if transfer == "shared":
             files = [None if matrix is None else (path, matrix.offset)
@@ -593,9 +598,11 @@ class _Allocation:
 
     def __init__(self, paths):
         self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(paths,), daemon=True,
-                                        name="warpath-allocate")
-        self._thread.start()
+        self._thread = None
+        if paths:
+            self._thread = threading.Thread(target=self._run, args=(paths,), daemon=True,
+                                            name="warpath-allocate")
+            self._thread.start()
 
     def _run(self, paths):
         for path in paths:
@@ -613,7 +620,8 @@ class _Allocation:
 
     def stop(self):
         self._stopping.set()
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
 
 
 def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Rows:
