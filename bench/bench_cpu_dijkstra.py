@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import statistics
 import time
 
@@ -21,14 +20,18 @@ import numpy as np
 import scipy.sparse.csgraph as csgraph
 
 import warpath
+from warpath.benchmark.graphs import resolve_file
+from warpath.benchmark.suite import repository_root
 
-DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(os.path.dirname(__file__), "..", "..",
-                                                              "shared", "datasets")
+
+def dataset(name):
+    """A shared dataset's path: ../shared/datasets, or WARPATH_DATASETS (the harness's rule)."""
+    return str(resolve_file(f"../shared/datasets/{name}", root=repository_root()))
 
 
 def load_helsinki():
     """The Helsinki road graph, with warpath.read when the formats module has it."""
-    path = os.path.join(DATASETS, "helsinki-osm-drive.gr.gz")
+    path = dataset("helsinki-osm-drive.gr.gz")
     try:
         return warpath.read(path)
     except (NotImplementedError, AttributeError, ImportError):

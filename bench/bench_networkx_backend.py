@@ -44,11 +44,15 @@ import networkx as nx
 import numpy as np
 
 import warpath
+from warpath.benchmark.graphs import resolve_file
+from warpath.benchmark.suite import repository_root
 from warpath.networkx_backend.results import lengths_in_order
 from warpath.networkx_backend.weighted import _run_dijkstra as run_dijkstra
 
-DATASETS = os.environ.get("WARPATH_DATASETS") or os.path.join(os.path.dirname(__file__), "..", "..",
-                                                              "shared", "datasets")
+
+def dataset(name):
+    """A shared dataset's path: ../shared/datasets, or WARPATH_DATASETS (the harness's rule)."""
+    return str(resolve_file(f"../shared/datasets/{name}", root=repository_root()))
 
 
 def register_backend():
@@ -87,7 +91,7 @@ def graphs(which):
         g = warpath.generators.random(250_000, 1_000_000, seed=1, weights="int", max_weight=1000)
         yield "random 250K x 1M", g
     if "bremen" in which:
-        yield "bremen-osm-dist", warpath.read(os.path.join(DATASETS, "bremen-osm-dist.gr.gz"))
+        yield "bremen-osm-dist", warpath.read(dataset("bremen-osm-dist.gr.gz"))
 
 
 def warm_up():
