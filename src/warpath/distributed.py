@@ -80,6 +80,7 @@ from distributed.comm import get_address_host
 
 from . import api, methods
 from .apsp.johnson import johnson_dtype, potentials, reweighted
+from .apsp.matrices import host_matrix
 from .apsp.memory import available_memory, matrix_bytes, result_dtype
 from .dtypes import unreached_value
 from .errors import ArgumentError, DeviceError, EmptyGraphError, MemoryLimitError, SourceError
@@ -548,8 +549,9 @@ class _Rows:
                     self._temporary.append(paths[i])
             paths = [None if path is None else os.path.abspath(path) for path in paths]
         try:
-            self.distances = self._matrix(paths[0], dtypes[0])
-            self.predecessors = None if dtypes[1] is None else self._matrix(paths[1], dtypes[1])
+            self.distances = host_matrix(paths[0], dtypes[0], shape)
+            self.predecessors = (None if dtypes[1] is None
+                                 else host_matrix(paths[1], dtypes[1], shape))
         except BaseException:
             for path in self._temporary:
                 os.unlink(path)
@@ -560,11 +562,6 @@ class _Rows:
                      for path, matrix in zip(paths, (self.distances, self.predecessors))]
         self.layout = _Layout(dtypes[0], dtypes[1], *files)
         self._allocation = _Allocation([p for p in self._temporary if p.startswith("/dev/shm/")])
-
-    def _matrix(self, path, dtype):
-        if path is None:
-            return np.empty(self.shape, dtype=dtype)
-        return np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=self.shape)
 
     def put(self, start, distances, predecessors):
         """Copy sent rows in (nothing to do for rows the workers wrote themselves)."""

@@ -193,17 +193,11 @@ class RowMatrices:
         # Same type and the standard sentinel: the method writes straight into the result.
         self.direct = (self.stored_dtype == self.work_dtype and self.output.out is None
                        and self.marker == unreached_value(self.work_dtype))
-        self.distances = self._matrix(self.output.out, self.stored_dtype, self.shape)
+        self.distances = host_matrix(self.output.out, self.stored_dtype, self.shape)
         pred_shape = self.shape if predecessors else (self.shape[0], 0)
-        self.predecessors = self._matrix(self.output.predecessors_out if predecessors else None,
-                                         np.dtype(np.int64), pred_shape)
+        self.predecessors = host_matrix(self.output.predecessors_out if predecessors else None,
+                                        np.dtype(np.int64), pred_shape)
         self.unreached = unreached_value(self.stored_dtype)
-
-    @staticmethod
-    def _matrix(path, dtype, shape):
-        if path is None:
-            return np.empty(shape, dtype=dtype)
-        return np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
 
     def block(self, start: int, stop: int):
         """``(dist, pred)`` for rows ``start:stop`` in the working type, filled with the
@@ -277,6 +271,19 @@ class RowMatrices:
                 array.flush()
         predecessors = self.predecessors if self.has_predecessors else None
         return DistanceMatrix(sources, self.distances, predecessors, stats=stats)
+
+
+def host_matrix(path, dtype, shape) -> np.ndarray:
+    """An uninitialised host matrix: in memory, or a new ``.npy`` memory map at ``path``.
+
+    Examples
+    --------
+    >>> host_matrix(None, np.int32, (2, 3)).shape
+    (2, 3)
+    """
+    if path is None:
+        return np.empty(shape, dtype=dtype)
+    return np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
 
 
 def empty_matrices(rows, num_vertices, dtype, marker, predecessors):
