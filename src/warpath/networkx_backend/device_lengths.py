@@ -60,13 +60,15 @@ def _gpu_chosen(G, cutoff, device) -> bool:
 def _as_dict(G, source, distances, exact):
     """``{node: length}`` of one row: the source, then reached nodes by distance, ties in
     graph order."""
-    values = exact if exact is not None else distances
-    reached = np.flatnonzero(np.isfinite(distances))
-    reached = reached[reached != source]
-    order = np.r_[source, reached[np.argsort(distances[reached], kind="stable")]]
-    result = dict(zip(G.nodes_at(order), values[order].tolist()))
-    result[G.nodes[source]] = 0
-    return result
+    order, reached = _row_orders(distances[None, :], np.array([source]))
+    return _lengths(G, source, order[0, :reached[0]], exact if exact is not None else distances)
+
+
+def _lengths(G, source, order, values):
+    """The dict of one row's reached nodes in ``order`` (see :func:`_row_orders`)."""
+    lengths = dict(zip(G.nodes_at(order), values[order].tolist()))
+    lengths[G.nodes[source]] = 0   # networkx's int 0, also for float weights
+    return lengths
 
 
 def lengths_from(G, starts, cutoff, *, device=None):
@@ -165,8 +167,5 @@ def _all_pairs_rows(G):
             for i, part in zip(range(0, len(sources), SORT_ROWS), parts):
                 order, reached = part.result()
                 for j in range(order.shape[0]):
-                    row = order[j, :reached[j]]
                     s = int(sources[i + j])
-                    lengths = dict(zip(G.nodes_at(row), values[i + j, row].tolist()))
-                    lengths[G.nodes[s]] = 0   # networkx's int 0, also for float weights
-                    yield G.nodes[s], lengths
+                    yield G.nodes[s], _lengths(G, s, order[j, :reached[j]], values[i + j])
