@@ -184,9 +184,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         return {**tally.read_counters(problem.counters), "iterations": rounds}, negative
     kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1)
     items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
-    # Safari's k-step waves (vertex groups) ran slower on a full GPU (H100, random(10M, 60M):
-    # 116 ms against 96 ms), the other mappings faster (edge-bf 76 against 88 ms)
-    fill = all(s.mapping.kind != "vertex-groups" for s in steps)
+    fill = all(s.mapping.fills_gpu for s in steps)
     persistent_launch(kernel, args + (np.int64(max_rounds),), items, tally, fill=fill)
     return persistent_outcome(problem.conv, problem.counters, tally, max_rounds)
 
