@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEVICE=${DEVICE:-cuda}
-SUITES=${SUITES:-"hbf okuyama harish safari agarwal"}
+SUITES=${SUITES:-"hbf okuyama harish safari agarwal gpu-bfs"}
 OUT=docs/benchmarks
 mkdir -p "$OUT"
 args=(--device "$DEVICE" --output "$OUT")

@@ -151,9 +151,14 @@ def test_bad_high_degree_is_a_clear_error():
         warpath.sssp(gen.ring(4, seed=0), 0, method="hbf", device="cuda", high_degree=-1)
 
 
-def test_auto_prefers_hbf_on_the_gpu():
-    chosen = warpath.methods.choose("sssp", "cuda", gen.ring(4, seed=0))
-    assert chosen.name == "hbf"
+def test_auto_prefers_hbf_on_the_gpu_for_high_diameter_graphs():
+    """hbf on road-like graphs; edge-bf on small-world ones, where it measured 2-4x ahead
+    (docs/performance.md, issue 11 after the fixed-cost change)."""
+    assert warpath.methods.choose("sssp", "cuda", gen.grid(30, 30, seed=0)).name == "hbf"
+    assert warpath.methods.choose("sssp", "cuda", gen.rmat(9, 8, seed=0)).name == "edge-bf"
+    # edge-bf has no limit=: a cutoff on a small-world graph still goes to hbf
+    assert warpath.methods.choose("sssp", "cuda", gen.rmat(9, 8, seed=0), limit=True).name \
+        == "hbf"
 
 
 def test_helsinki_matches_scipy(datasets_dir):

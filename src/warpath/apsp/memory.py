@@ -74,7 +74,8 @@ def available_memory() -> int | None:
 
 
 def gpu_free_memory() -> int | None:
-    """Free bytes on the current GPU, or ``None`` without a real one (the simulator has none).
+    """Free bytes on the current GPU, or ``None`` without a real one (the simulator has none),
+    after the working arrays pooled by earlier queries are let go (:mod:`warpath.cuda.scratch`).
 
     Examples
     --------
@@ -88,7 +89,12 @@ def gpu_free_memory() -> int | None:
         return None
     from numba import cuda
 
-    return int(cuda.current_context().get_memory_info()[0])
+    from ..cuda.scratch import release_all
+
+    release_all()  # working arrays kept from earlier queries count as free
+    context = cuda.current_context()
+    context.deallocations.clear()
+    return int(context.get_memory_info()[0])
 
 
 def matrix_bytes(rows: int, num_vertices: int, predecessors: bool,

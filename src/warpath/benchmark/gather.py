@@ -38,7 +38,7 @@ from pathlib import Path
 
 from .report import markdown_table
 
-DEFAULT_SUITES = ("hbf", "okuyama", "harish", "safari", "agarwal")
+DEFAULT_SUITES = ("hbf", "okuyama", "harish", "safari", "agarwal", "gpu-bfs")
 
 INTRO = """\
 Each section below is one paper's suite (`bench/suites/SUITE.toml`): our figures first, the

@@ -46,6 +46,7 @@ import functools
 
 import numpy as np
 
+from ..graph_stats import low_diameter
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -58,35 +59,6 @@ ALPHA, BETA = 14.0, 24.0
 PUSH, PULL = 0, 1
 #: Places in the state: the reverse CSR (offsets, then tails) and the degree tally.
 IN_ARCS, TALLY = 3, 5
-#: A low diameter, for ``method="auto"``: at most this many times log2(n), plus SLACK.
-DIAMETER_PER_LOG2, SLACK = 2, 8
-
-
-def low_diameter(graph) -> bool:
-    """Whether ``graph`` looks small-world: an approximate hop diameter (``graph.stats()``,
-    a few CPU BFS sweeps, computed once per graph) of at most 2 log2(n) + 8.
-
-    ``method="auto"`` on the GPU takes ``direction-optimizing`` on such graphs
-    (most vertices sit in a few dense levels, where pulling pays) and
-    ``queue`` on the others (road networks, meshes: thousands of thin levels,
-    where a round's cost is its overhead).  A device graph without a host copy
-    has no statistics: ``queue``.
-
-    Examples
-    --------
-    >>> import warpath
-    >>> gen = warpath.generators
-    >>> low_diameter(gen.rmat(8, 8, seed=0)), low_diameter(gen.ring(100, seed=0))
-    (True, False)
-    """
-    if getattr(graph, "is_device_graph", False):
-        diameter = graph.approx_diameter()
-    else:
-        diameter = graph.stats().approx_diameter
-    if diameter is None:
-        return False
-    n = max(graph.num_vertices, 2)
-    return bool(diameter <= DIAMETER_PER_LOG2 * np.log2(n) + SLACK)
 
 
 @functools.lru_cache(maxsize=None)

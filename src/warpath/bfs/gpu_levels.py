@@ -100,5 +100,6 @@ class LevelRun:
 
     def finish(self, stats: dict, **extra) -> BFSResult:
         """The :class:`~warpath.BFSResult`, its arrays left on the device until read."""
+        self.problem.release_scratch()
         return BFSResult(self.problem.source, self.levels, self.parents if self.record else None,
                          self.problem.tally.as_stats({**stats, **extra}))

@@ -227,4 +227,7 @@ def _fill_rows(matrix, value, zero_at=None):
     rows, n = matrix.shape
     marks = np.full(rows, -1, dtype=np.int64) if zero_at is None else zero_at
     _init_rows[blocks_for(rows * n), THREADS](matrix, _cuda.to_device(marks),
-                                              matrix.dtype.type(value))
+                                              matrix.dtype.type(value),
+                                              # no flags or counters to clear
+                                              _cuda.device_array(0, dtype=np.int32),
+                                              _cuda.device_array(0, dtype=np.int64))

@@ -69,9 +69,22 @@ def device_full(size: int, value, dtype, at: int = -1, at_value=0):
     >>> device_full(4, 0, np.uint8, at=2, at_value=1).copy_to_host().tolist()
     [0, 0, 1, 0]
     """
-    dtype = np.dtype(dtype)
-    array = cuda.device_array(max(size, 0), dtype=dtype)
+    array = cuda.device_array(max(size, 0), dtype=np.dtype(dtype))
+    return refill(array, value, at, at_value)
+
+
+def refill(array, value, at: int = -1, at_value=0):
+    """Fill the 1-D device ``array`` in place as :func:`device_full` makes one; returns it.
+
+    Examples
+    --------
+    >>> a = device_full(3, 5, np.int64)
+    >>> refill(a, 0, at=1, at_value=9).copy_to_host().tolist()
+    [0, 9, 0]
+    """
+    size = array.shape[0]
     if size:
+        dtype = np.dtype(array.dtype)
         _fill[blocks_for(size), THREADS](array, dtype.type(value), np.int64(at),
                                          dtype.type(at_value))
     return array

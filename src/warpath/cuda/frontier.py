@@ -119,5 +119,30 @@ class FrontierQueue:
         self.queues = device_full(2 * capacity, 0, dtype, start, first).reshape(2, capacity)
         self.counts = device_full(3, 0, np.int64, start, 1)
 
+    def restart(self, first: int = -1) -> None:
+        """Empty the queue again, holding ``first`` when it is a vertex (one small launch:
+        a query reusing the queue of an earlier one; see :mod:`warpath.cuda.scratch`).
+
+        Examples
+        --------
+        >>> q = FrontierQueue(4, first=2)
+        >>> q.restart(3)
+        >>> q.counts.copy_to_host().tolist(), int(q.queues.copy_to_host()[0, 0])
+        ([1, 0, 0], 3)
+        >>> q.restart()
+        >>> q.counts.copy_to_host().tolist()
+        [0, 0, 0]
+        """
+        _restart[1, 32](self.queues, self.counts, self.queues.dtype.type(first))
+
+
+@cuda.jit
+def _restart(queues, counts, first):
+    i = cuda.grid(1)
+    if i < 3:
+        counts[i] = 1 if i == 0 and first >= 0 else 0
+    if i == 0 and first >= 0:
+        queues[0, 0] = first
+
 
 __all__ = ["enqueue", "enqueue_single", "begin_level", "FrontierQueue"]

@@ -97,10 +97,12 @@ def record_predecessors(problem):
         if graph.num_edges:
             run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
                      state)
+        recording.release_scratch()
         return pred
     pred[source:source + 1] = np.array([source], dtype=index)  # the source is never claimed
     queues = recording.frontier()
     enact(recording, [advance(frontier(), _gather_reached, _claim_tight_arc, QUEUE)], state,
           frontier=queues)
+    recording.release_scratch()
     pred[source:source + 1] = np.array([-1], dtype=index)
     return pred

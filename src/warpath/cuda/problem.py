@@ -7,6 +7,9 @@ problems), the convergence flags, the counters and the launch tally; it makes
 frontier queues on request and turns the outcome into a result
 (:meth:`finish_sssp`, :meth:`finish_matrix`), raising
 :class:`~warpath.NegativeCycleError` with a cycle when the run proved one.
+Working arrays that no result keeps (flags, counters, queues, a method's own)
+are borrowed from the device graph's pool (:mod:`warpath.cuda.scratch`) and
+given back when the problem finishes.
 Results keep their arrays on the device until read.
 
 Examples
@@ -35,28 +38,46 @@ from .distances import floor_value, infinity
 from .flags import ConvergenceFlags
 from .frontier import FrontierQueue
 from .runtime import THREADS, blocks_for
+from .scratch import scratch_pool
 
 #: Integer distance types on the GPU, narrowest first: int32 halves the bytes moved.
 DEVICE_INTEGER_TYPES = (np.int32, np.int64)
 
 
+@cuda.jit(device=True)
+def _clear(conv, counters, i):
+    """Thread i < 4 clears flag i and counter i (a new query's flags and counters)."""
+    if i < conv.shape[0]:
+        conv[i] = 0
+    if i < counters.shape[0]:
+        counters[i] = 0
+
+
 @cuda.jit
-def _init_row(d, source, inf):
+def _init_row(d, source, inf, conv, counters):
     """Agarwal Alg. 2 for one row: d[0, v] = 0 at the source, infinity elsewhere."""
     v = cuda.grid(1)
+    _clear(conv, counters, v)
     if v < d.shape[1]:
         d[0, v] = 0 if v == source else inf
 
 
 @cuda.jit
-def _init_rows(d, sources, inf):
+def _init_rows(d, sources, inf, conv, counters):
     """d[row, v] = 0 where v is row's source, infinity elsewhere (Agarwal Alg. 2, per row)."""
     i = cuda.grid(1)
+    _clear(conv, counters, i)
     n = d.shape[1]
     if i < d.shape[0] * n:
         row = i // n
         v = i - row * n
         d[row, v] = 0 if v == sources[row] else inf
+
+
+@cuda.jit
+def _init_control(conv, counters):
+    """Clear the flags and counters of a problem that starts from given distances."""
+    _clear(conv, counters, cuda.grid(1))
 
 
 class FrontierPair:
@@ -85,6 +106,11 @@ class FrontierPair:
     def sizes(self) -> np.ndarray:
         """The light queue's three counters (one host read), e.g. to see the last round's size."""
         return self.light.counts.copy_to_host()
+
+
+def _new_control():
+    """Convergence flags and counters for a problem (cleared by its first launch)."""
+    return ConvergenceFlags(), new_counters()
 
 
 def stand_in_queue(graph) -> FrontierQueue:
@@ -141,16 +167,17 @@ class Problem:
         self.n = self.graph.num_vertices
         self.m = self.graph.num_edges
         self.tally = RunTally() if tally is None else tally
+        self._borrowed = []
+        self.conv, self.counters = self.scratch("control", _new_control)
         if distances is None:
             self.dtype = distance_dtype(self.graph, DEVICE_INTEGER_TYPES, keep_float32=True)
             self.distances = self._initial_distances()
         else:
             self.dtype = np.dtype(distances.dtype)
             self.distances = distances
+            _init_control[1, 32](self.conv.device, self.counters)
         self.inf = infinity(self.dtype)
         self.floor = floor_value(self.graph, self.dtype)
-        self.conv = ConvergenceFlags()
-        self.counters = new_counters()
         self._none = None
 
     @property
@@ -160,13 +187,31 @@ class Problem:
 
     def _initial_distances(self):
         d = cuda.device_array((self.rows, self.n), dtype=self.dtype)
+        control = (self.conv.device, self.counters)  # cleared by the same launch
         if self.rows == 1:  # no upload of a one-element sources array
-            _init_row[blocks_for(self.n), THREADS](d, self.source, infinity(self.dtype))
+            _init_row[blocks_for(self.n), THREADS](d, self.source, infinity(self.dtype),
+                                                   *control)
         else:
             _init_rows[blocks_for(self.rows * self.n), THREADS](
-                d, cuda.to_device(self.sources), infinity(self.dtype))
+                d, cuda.to_device(self.sources), infinity(self.dtype), *control)
         self.tally.launch()
         return d
+
+    def scratch(self, key, make):
+        """Working arrays no result keeps: taken from the device graph's pool (made by
+        ``make()`` when it has none free for ``key``) and given back by
+        :meth:`release_scratch`; the caller re-initialises them
+        (:mod:`warpath.cuda.scratch`)."""
+        item = scratch_pool(self.graph).take(key, make)
+        self._borrowed.append((key, item))
+        return item
+
+    def release_scratch(self) -> None:
+        """Give the working arrays back to the pool (the finish methods call it): this
+        problem's kernels must not touch them after the ones already launched."""
+        pool = scratch_pool(self.graph)
+        while self._borrowed:
+            pool.give(*self._borrowed.pop())
 
     def graph_arrays(self, tails: bool = False) -> tuple:
         """``(indptr, heads, weights, tails)`` for the operators; tails only when asked
@@ -187,16 +232,21 @@ class Problem:
             raise ValueError("frontier queues serve one-row problems")
         capacity = self.n if capacity is None else int(capacity)
         source = self.source if first else -1
+        index = self.graph.indices.dtype
         if heavy_degree <= 0:
-            return FrontierPair(FrontierQueue(capacity, self.graph.indices.dtype, source),
-                                stand_in=stand_in_queue(self.graph))
+            pair = self.scratch(("frontier", capacity, index.str), lambda: FrontierPair(
+                FrontierQueue(capacity, index), stand_in=stand_in_queue(self.graph)))
+            pair.light.restart(source)
+            return pair
         heavy_count = self.graph.count_degree_above(heavy_degree)
         source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
-        light = FrontierQueue(capacity, self.graph.indices.dtype, -1 if source_heavy else source)
-        heavy = FrontierQueue(capacity if repeats else min(capacity, max(heavy_count, 1)),
-                              self.graph.indices.dtype,
-                              source if source_heavy else -1)
-        return FrontierPair(light, heavy)
+        heavy_capacity = capacity if repeats else min(capacity, max(heavy_count, 1))
+        pair = self.scratch(("frontier", capacity, index.str, heavy_capacity),
+                            lambda: FrontierPair(FrontierQueue(capacity, index),
+                                                 FrontierQueue(heavy_capacity, index)))
+        pair.light.restart(-1 if source_heavy else source)
+        pair.heavy_queue.restart(source if source_heavy else -1)
+        return pair
 
     def no_frontier(self) -> FrontierPair:
         """One-slot stand-in queues for steps that use none."""
@@ -212,6 +262,7 @@ class Problem:
                     **extra) -> SSSPResult:
         """The :class:`~warpath.SSSPResult` of a converged one-row run, or
         :class:`~warpath.NegativeCycleError` when ``negative``."""
+        self.release_scratch()
         if negative:
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
@@ -222,6 +273,7 @@ class Problem:
 
     def finish_matrix(self, stats: dict, negative: bool, **extra) -> DistanceMatrix:
         """The :class:`~warpath.DistanceMatrix` of a converged many-row run (no predecessors)."""
+        self.release_scratch()
         if negative:
             self._raise_negative_cycle()
         return DistanceMatrix(self.sources, self.distances, None,

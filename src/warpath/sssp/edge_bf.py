@@ -31,6 +31,7 @@ import functools
 
 import numpy as np
 
+from ..graph_stats import low_diameter
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -157,7 +158,8 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
     return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
 
 
-@register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=13, options=("loop",),
+@register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=4, auto_if=low_diameter,
+          options=("loop",),
           summary="edge-parallel Bellman-Ford, every arc every round (Agarwal & Dutta Alg. 1-3)")
 def run_edge_bf(graph, source, *, predecessors=True, loop="fast"):
     """``edge-bf``: one thread per arc, every arc relaxed each round (see :func:`solve`).

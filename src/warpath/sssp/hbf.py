@@ -132,7 +132,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     words), or None.  State: ``(d, info, classes, inf, floor, source, buckets,
     piles, pile_counts, far_stamp, delta)``: ``d`` the distance row, ``info``
     the packed words or the round stamps; the rest serve ``near_far`` (see
-    :func:`_near_far_state`).
+    :func:`_working_arrays`).
     """
     global cuda
     from numba import cuda
@@ -364,7 +364,6 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     """
     from numba import cuda as _cuda
 
-    from ..cuda.distances import device_full
     from ..cuda.enactor import enact, run_once
     from ..cuda.problem import Problem
 
@@ -376,14 +375,13 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     classes, sink_arcs, parallel = _classification(problem.graph) if classify else (
         problem.distances[0][:1], None, True)
     d = problem.distances[0]
-    if packed:
-        info = _packed_start(problem)
-    else:
-        info = device_full(n, -1, np.int32)
-        problem.tally.launch()
+    arrays = problem.scratch(("hbf", dtype.str if packed else None, near_far),
+                             lambda: _working_arrays(problem, packed, near_far))
+    _restart_working_arrays(problem, arrays, packed, near_far)
+    info, buckets, piles, pile_counts, far_stamp, lowest = arrays
     state = (d, info, classes, problem.inf, problem.floor,
              problem.graph.indices.dtype.type(problem.source),
-             *_near_far_state(problem, near_far, delta))
+             buckets, piles, pile_counts, far_stamp, np.float64(delta), lowest)
     lanes = (4, 32) if virtual_warps else (1, 1)
     heavy = int(high_degree) if high_degree else 0
     round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
@@ -443,35 +441,71 @@ def _near_far_choice(dgraph, near_far, delta):
     return True, float(delta)
 
 
-def _near_far_state(problem, near_far: bool, delta: float):
-    """``(buckets, piles, pile_counts, far_stamp, delta, pile_lowest)``: the (bucket,
-    pile) pair of each round in three rotating slots, two far piles and their three
-    rotating counters (as frontier queues have), each vertex's last bucket in a pile,
-    the bucket width, and the lowest bucket in each pile (same rotation as the counters)."""
+def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:
+    """``(info, buckets, piles, pile_counts, far_stamp, pile_lowest)``, uninitialised
+    (:func:`_restart_working_arrays` fills them; a pool keeps them between queries).
+
+    ``info`` holds the packed (distance, round) words, or the round stamps of
+    64-bit distances.  Near-far's arrays: the (bucket, pile) pair of each round
+    in three rotating slots, two far piles and their three rotating counters (as
+    frontier queues have), each vertex's last bucket in a pile, and the lowest
+    bucket in each pile (same rotation as the counters); one-slot stand-ins
+    without near-far.
+    """
     from numba import cuda as _cuda
 
-    from ..cuda.distances import device_full
-
-    n = problem.n if near_far else 1
+    n = problem.n
+    far_n = n if near_far else 1
     index = problem.graph.indices.dtype
-    return (_cuda.to_device(np.zeros((3, 2), np.int64)),
-            _cuda.device_array((2, n), dtype=index),
-            _cuda.to_device(np.zeros(3, np.int64)),
-            device_full(n, -1, np.int64),
-            np.float64(delta),
-            _cuda.to_device(np.full(3, NO_BUCKET, np.int64)))
+    return (_cuda.device_array(n, dtype=np.int64 if packed else np.int32),
+            _cuda.device_array((3, 2), dtype=np.int64),
+            _cuda.device_array((2, far_n), dtype=index),
+            _cuda.device_array(3, dtype=np.int64),
+            _cuda.device_array(far_n, dtype=np.int64),
+            _cuda.device_array(3, dtype=np.int64))
 
 
-def _packed_start(problem):
-    """The packed (distance, round) words: infinity everywhere, 0 at the source, no round
-    (filled on the GPU: nothing of size n is uploaded)."""
-    from ..cuda.distances import device_full
+def _restart_working_arrays(problem, arrays: tuple, packed: bool, near_far: bool):
+    """Packed words: infinity everywhere, 0 at the source, no round (or round stamps: none);
+    near-far: bucket 0, empty piles (filled on the GPU: nothing of size n is uploaded)."""
+    from ..cuda.distances import refill
     from ..cuda.packing import encode_host
 
-    everywhere = (encode_host(problem.inf) << 32) | NEVER
-    at_source = (encode_host(problem.dtype.type(0)) << 32) | NEVER
+    info, buckets, _, pile_counts, far_stamp, lowest = arrays
+    if packed:
+        everywhere = (encode_host(problem.inf) << 32) | NEVER
+        at_source = (encode_host(problem.dtype.type(0)) << 32) | NEVER
+        refill(info, everywhere, problem.source, at_source)
+    else:
+        refill(info, -1)
     problem.tally.launch()
-    return device_full(problem.n, everywhere, np.int64, problem.source, at_source)
+    if near_far:
+        from ..cuda.runtime import THREADS, blocks_for
+
+        _restart_near_far()[blocks_for(far_stamp.shape[0]), THREADS](
+            buckets, pile_counts, lowest, far_stamp)
+        problem.tally.launch()
+
+
+@functools.lru_cache(maxsize=None)
+def _restart_near_far():
+    """The kernel clearing near-far's books: bucket 0 in pile 0, empty piles, no vertex
+    parked (compiled on first use, as the steps are)."""
+    global cuda
+    from numba import cuda
+
+    @cuda.jit
+    def restart(buckets, pile_counts, lowest, far_stamp):
+        v = cuda.grid(1)
+        if v < 6:
+            buckets[v // 2, v % 2] = 0
+        if v < 3:
+            pile_counts[v] = 0
+            lowest[v] = NO_BUCKET
+        if v < far_stamp.shape[0]:
+            far_stamp[v] = -1
+
+    return restart
 
 
 def _apply_limit(problem, limit):
