@@ -186,13 +186,15 @@ def find(problem: str, name: str, device: str) -> Method:
 
 
 def choose(problem: str, device: str, graph, *, limit: bool = False,
-           batch: bool = False) -> Method:
+           batch: bool = False, options=()) -> Method:
     """The preferred method of ``problem`` on ``device`` for this graph (``method="auto"``).
 
     Only methods that accept the graph's weights (and a ``limit=`` cutoff when
     ``limit`` is true) and whose ``auto_if`` accepts the graph are candidates;
     the lowest ``auto_rank`` wins.  For a batch of sources (``batch``) a
     batch method is preferred when there is one; a single source never gets one.
+    Method ``options`` the caller passes narrow the candidates to those that
+    take them all, when any does (``trace=True`` asks for hbf, whatever the graph).
 
     Raises
     ------
@@ -204,6 +206,9 @@ def choose(problem: str, device: str, graph, *, limit: bool = False,
                   and (m.auto_if is None or m.auto_if(graph))]
     batched = [m for m in candidates if m.batch]
     candidates = batched if batch and batched else [m for m in candidates if not m.batch]
+    asked = set(options) - set(COMMON_KEYWORDS)
+    taking = [m for m in candidates if asked <= set(m.options)]
+    candidates = taking or candidates  # none takes them: resolve() names the missing option
     if not candidates:
         needs = " with limit=" if limit else ""
         raise MethodNotAvailable(
@@ -273,13 +278,13 @@ def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
         chosen = find(problem, method, ran_on)
     else:
         try:
-            chosen = choose(problem, ran_on, graph, limit=limit, batch=batch)
+            chosen = choose(problem, ran_on, graph, limit=limit, batch=batch, options=options)
         except MethodNotAvailable:
             # device="auto" chose the GPU, but only a CPU method takes this query
             # (e.g. a distance limit): run it there rather than fail.
             if device != "auto" or ran_on == "cpu":
                 raise
-            chosen = choose(problem, "cpu", graph, limit=limit, batch=batch)
+            chosen = choose(problem, "cpu", graph, limit=limit, batch=batch, options=options)
     if not chosen.takes(graph):
         others = sorted({m.name for m in available(problem) if m.negative_weights})
         raise NegativeWeightError(

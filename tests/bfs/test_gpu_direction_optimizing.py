@@ -8,7 +8,7 @@ from bfs._gpu_bfs_reference import (ROADS, SMALL_REAL, assert_bfs, assert_full_b
 
 import warpath
 from warpath import generators as gen
-from warpath.bfs.gpu_direction_optimizing import low_diameter
+from warpath.graph_stats import low_diameter
 
 GRAPHS = small_graphs()
 #: Beamer's constants; never pull; pull from the first growing round until the frontier empties.

@@ -52,3 +52,9 @@ def test_results_read_through_the_gpu_match_the_cpu():
 def test_host_conversion_of_sentinels():
     raw = np.array([[0, 2**31 - 1], [5, 2**31 - 1]], np.int32)
     assert _as_float_distances(raw).tolist() == [[0.0, np.inf], [5.0, np.inf]]
+
+
+def test_out_must_fit():
+    raw = cuda.to_device(np.zeros((3, 2), np.int32))
+    with pytest.raises(ValueError, match="C-contiguous float64"):
+        readback.float64_to_host(raw, np.zeros((2, 3)).T)

@@ -76,3 +76,37 @@ def test_memory_estimates_let_the_pooled_arrays_go():
     assert len(scratch_pool(device_graph(g))) == 0
     again = warpath.sssp(g, 0, method="hbf", device="cuda").distances
     np.testing.assert_array_equal(again, warpath.sssp(g, 0, device="cpu").distances)
+
+
+def test_ended_threads_leave_nothing_behind():
+    pool = ScratchPool()
+    worker = threading.Thread(target=lambda: pool.give("k", "worker's"))
+    worker.start()
+    worker.join()
+    assert len(pool) == 1
+    pool.give("k", "main's")  # a new (thread, key) slot: the ended thread's is dropped
+    assert len(pool) == 1 and pool.take("k", lambda: "made") == "main's"
+
+
+def test_out_of_memory_lets_the_pools_go_and_retries(monkeypatch):
+    from warpath.cuda import scratch
+
+    pool = ScratchPool()
+    pool.give("k", "kept")
+    calls = []
+
+    def allocate():
+        calls.append(len(pool))
+        if len(calls) == 1:
+            raise RuntimeError("Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY")
+        return "allocated"
+
+    monkeypatch.setattr("numba.cuda.current_context", lambda: type(
+        "Context", (), {"deallocations": type("Pending", (), {"clear": lambda self: None})()})())
+    assert scratch.retry_out_of_memory(allocate) == "allocated" and calls == [1, 0]
+    with pytest.raises(RuntimeError, match="OUT_OF_MEMORY"):  # nothing left to let go
+        scratch.retry_out_of_memory(_always_out_of_memory)
+
+
+def _always_out_of_memory():
+    raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY")

@@ -156,9 +156,12 @@ def test_auto_prefers_hbf_on_the_gpu_for_high_diameter_graphs():
     (docs/performance.md, issue 11 after the fixed-cost change)."""
     assert warpath.methods.choose("sssp", "cuda", gen.grid(30, 30, seed=0)).name == "hbf"
     assert warpath.methods.choose("sssp", "cuda", gen.rmat(9, 8, seed=0)).name == "edge-bf"
-    # edge-bf has no limit=: a cutoff on a small-world graph still goes to hbf
-    assert warpath.methods.choose("sssp", "cuda", gen.rmat(9, 8, seed=0), limit=True).name \
-        == "hbf"
+    # edge-bf has no limit= and none of hbf's options: asking for them still gets hbf
+    small_world = gen.rmat(9, 8, seed=0)
+    assert warpath.methods.choose("sssp", "cuda", small_world, limit=True).name == "hbf"
+    assert warpath.methods.choose("sssp", "cuda", small_world, options=["trace"]).name == "hbf"
+    traced = warpath.sssp(small_world, 0, device="cuda", trace=True)
+    assert traced.stats["method"] == "hbf" and traced.stats["frontier_sizes"]
 
 
 def test_helsinki_matches_scipy(datasets_dir):

@@ -138,6 +138,7 @@ class FrontierQueue:
 
 @cuda.jit
 def _restart(queues, counts, first):
+    """Counters to (1, 0, 0) with ``first`` queued when it is a vertex, else to zeros."""
     i = cuda.grid(1)
     if i < 3:
         counts[i] = 1 if i == 0 and first >= 0 else 0

@@ -38,7 +38,7 @@ from .distances import floor_value, infinity
 from .flags import ConvergenceFlags
 from .frontier import FrontierQueue
 from .runtime import THREADS, blocks_for
-from .scratch import scratch_pool
+from .scratch import retry_out_of_memory, scratch_pool
 
 #: Integer distance types on the GPU, narrowest first: int32 halves the bytes moved.
 DEVICE_INTEGER_TYPES = (np.int32, np.int64)
@@ -176,6 +176,7 @@ class Problem:
             self.dtype = np.dtype(distances.dtype)
             self.distances = distances
             _init_control[1, 32](self.conv.device, self.counters)
+            self.tally.launch()
         self.inf = infinity(self.dtype)
         self.floor = floor_value(self.graph, self.dtype)
         self._none = None
@@ -186,7 +187,7 @@ class Problem:
         return int(self.sources[0])
 
     def _initial_distances(self):
-        d = cuda.device_array((self.rows, self.n), dtype=self.dtype)
+        d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n), dtype=self.dtype))
         control = (self.conv.device, self.counters)  # cleared by the same launch
         if self.rows == 1:  # no upload of a one-element sources array
             _init_row[blocks_for(self.n), THREADS](d, self.source, infinity(self.dtype),
@@ -237,6 +238,7 @@ class Problem:
             pair = self.scratch(("frontier", capacity, index.str), lambda: FrontierPair(
                 FrontierQueue(capacity, index), stand_in=stand_in_queue(self.graph)))
             pair.light.restart(source)
+            self.tally.launch()
             return pair
         heavy_count = self.graph.count_degree_above(heavy_degree)
         source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
@@ -246,6 +248,7 @@ class Problem:
                                                  FrontierQueue(heavy_capacity, index)))
         pair.light.restart(-1 if source_heavy else source)
         pair.heavy_queue.restart(source if source_heavy else -1)
+        self.tally.launch(2)
         return pair
 
     def no_frontier(self) -> FrontierPair:

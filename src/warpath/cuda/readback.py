@@ -32,6 +32,7 @@ BLOCK_ENTRIES = 1 << 24
 
 @cuda.jit
 def _to_float64(raw, out, unreached):
+    """out[i] = raw[i] as float64, inf where raw[i] is the unreached sentinel."""
     i = cuda.grid(1)
     if i < raw.shape[0]:
         value = raw[i]
@@ -60,14 +61,28 @@ def float64_to_host(device, out: np.ndarray | None = None, *,
     """
     shape = device.shape
     out = np.empty(shape, dtype=np.float64) if out is None else out
+    if out.shape != shape or out.dtype != np.float64 or not out.flags["C_CONTIGUOUS"]:
+        raise ValueError(f"out must be a C-contiguous float64 array of shape {shape}")
     if device.size == 0:
         return out
-    if not on_gpu:
-        from ..result import _as_float_distances
-
-        out[...] = _as_float_distances(device.copy_to_host())
-        return out
     dtype = np.dtype(device.dtype)
+    if dtype == np.float64:  # nothing to convert
+        device.copy_to_host(out)
+        return out
+    if on_gpu:
+        try:
+            return _convert_on_gpu(device, out, dtype)
+        except Exception as error:  # numba's CudaAPIError: no room for the buffer
+            if "OUT_OF_MEMORY" not in str(error).upper():
+                raise
+    from ..result import _as_float_distances
+
+    out[...] = _as_float_distances(device.copy_to_host())
+    return out
+
+
+def _convert_on_gpu(device, out, dtype):
+    """The GPU conversion of :func:`float64_to_host`, block by block through one buffer."""
     # a float sentinel never equals a finite value, and inf stays inf by conversion
     unreached = unreached_value(dtype) if dtype.kind in "iu" else dtype.type(np.inf)
     flat_device = device.reshape(device.size)
@@ -79,4 +94,3 @@ def float64_to_host(device, out: np.ndarray | None = None, *,
         _to_float64[blocks_for(stop - start), THREADS](flat_device[start:stop], part, unreached)
         part.copy_to_host(flat_out[start:stop])
     return out
-

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import warnings
 
+import numpy as np
 from numba import cuda
 
 # numba warns about every grid of fewer blocks than the GPU has SMs.  Small
@@ -70,16 +71,26 @@ def argument_types(args) -> tuple:
     Examples
     --------
     >>> import numpy as np
-    >>> argument_types((np.zeros(2, np.int32), (np.int64(1), 2.0)))
-    (('<i4', 1, (True, True)), (<class 'numpy.int64'>, <class 'float'>))
+    >>> key = argument_types((np.zeros(2, np.int32), (np.int64(1), 2.0)))
+    >>> key[0], key[1][1]
+    ((dtype('int32'), 1, (True, True, True)), (<class 'numpy.int64'>, <class 'float'>))
     """
     key = []
     for a in args:
         if isinstance(a, tuple):
-            key.append(argument_types(a))
-        elif hasattr(a, "dtype") and hasattr(a, "ndim") and a.ndim:
-            layout = (bool(a.flags["C_CONTIGUOUS"]), bool(a.flags["F_CONTIGUOUS"]))
-            key.append((a.dtype.str, a.ndim, layout))
+            key.append((type(a), argument_types(a)))  # a namedtuple class is part of the type
+        elif isinstance(a, np.generic):
+            key.append(type(a))
+        elif hasattr(a, "dtype") and hasattr(a, "ndim"):
+            flags = a.flags
+            try:
+                writeable = bool(flags["WRITEABLE"])  # read-only host arrays type apart
+            except KeyError:  # device arrays' flags have no such entry
+                writeable = True
+            key.append((a.dtype, a.ndim, (bool(flags["C_CONTIGUOUS"]),
+                                          bool(flags["F_CONTIGUOUS"]), writeable)))
+        elif isinstance(a, int) and not isinstance(a, bool):
+            key.append((int, a > np.iinfo(np.int64).max))  # numba: int64, or uint64 above
         else:
             key.append(type(a))
     return tuple(key)
@@ -103,7 +114,7 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
     """
     if SIMULATOR:
         return 1
-    key = (id(kernel), argument_types(args), threads)
+    key = (kernel, argument_types(args), threads)
     if key not in _COOPERATIVE_LIMITS:   # an occupancy query to the driver: once per kernel
         from numba import typeof
 

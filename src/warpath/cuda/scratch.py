@@ -31,6 +31,7 @@ import weakref
 
 #: Every pool made, so that :func:`release_all` can empty them before a large allocation.
 _POOLS: "weakref.WeakSet[ScratchPool]" = weakref.WeakSet()
+_RELEASE_LOCK = threading.Lock()
 
 
 class ScratchPool:
@@ -38,16 +39,23 @@ class ScratchPool:
 
     def __init__(self):
         self._free: dict = {}
-        _POOLS.add(self)
+        with _RELEASE_LOCK:
+            _POOLS.add(self)
 
     def take(self, key, make):
-        """A free item of ``key`` for this thread, or ``make()`` when there is none."""
+        """A free item of ``key`` for this thread, or ``make()`` when there is none (after
+        emptying every pool, if the GPU's memory ran out: see :func:`retry_out_of_memory`)."""
         stack = self._free.get((threading.get_ident(), key))
-        return stack.pop() if stack else make()
+        return stack.pop() if stack else retry_out_of_memory(make)
 
     def give(self, key, item) -> None:
         """Return ``item`` (taken with ``key`` by this thread)."""
-        self._free.setdefault((threading.get_ident(), key), []).append(item)
+        slot = (threading.get_ident(), key)
+        if slot not in self._free:  # a new thread or key: drop what ended threads left
+            alive = {thread.ident for thread in threading.enumerate()}
+            for gone in [k for k in self._free if k[0] not in alive]:
+                del self._free[gone]
+        self._free.setdefault(slot, []).append(item)
 
     def clear(self) -> None:
         """Drop every free item (their device memory goes back once unreferenced)."""
@@ -73,16 +81,43 @@ def scratch_pool(dgraph) -> ScratchPool:
     return dgraph._cache["scratch"]
 
 
-def release_all() -> None:
+def retry_out_of_memory(allocate):
+    """``allocate()``, once more after :func:`release_all` if the GPU's memory ran out (numba
+    frees its pending deallocations before it reports that, but not arrays a pool keeps).
+
+    Examples
+    --------
+    >>> retry_out_of_memory(lambda: "allocated")
+    'allocated'
+    """
+    try:
+        return allocate()
+    except Exception as error:  # numba's CudaAPIError; its class differs under the simulator
+        if "OUT_OF_MEMORY" not in str(error).upper() and "out of memory" not in str(error):
+            raise
+        if not release_all():
+            raise
+        from numba import cuda
+
+        cuda.current_context().deallocations.clear()
+        return allocate()
+
+
+def release_all() -> int:
     """Empty every pool, so that their arrays' device memory is free again once numba's
-    pending deallocations run.
+    pending deallocations run; returns how many items were let go.
 
     Examples
     --------
     >>> pool = ScratchPool()
     >>> pool.give("k", "item")
-    >>> release_all(); len(pool)
-    0
+    >>> release_all() >= 1, len(pool)
+    (True, 0)
     """
-    for pool in list(_POOLS):
+    released = 0
+    with _RELEASE_LOCK:  # a WeakSet must not change while it is walked
+        pools = list(_POOLS)
+    for pool in pools:
+        released += len(pool)
         pool.clear()
+    return released
