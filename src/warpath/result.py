@@ -80,27 +80,27 @@ def _as_exact_distances(raw: np.ndarray):
         view = raw.view()
         view.flags.writeable = False
         return view
-    out = np.empty(raw.shape, dtype=np.int64)
-    unreached = np.iinfo(raw.dtype).max
-    for rows in _row_blocks(raw):
-        block = out[rows]
-        block[...] = raw[rows]
-        block.reshape(-1)[np.flatnonzero(raw[rows] == unreached)] = np.iinfo(np.int64).max
-    return out
+    return _with_unreached(raw, np.int64, np.iinfo(np.int64).max)
 
 
 def _as_float_distances(raw: np.ndarray) -> np.ndarray:
     """Float64 distances with ``inf`` for unreachable, from float or sentinel-int arrays."""
     if raw.dtype.kind == "f":
         return raw.astype(np.float64, copy=False)
-    out = np.empty(raw.shape, dtype=np.float64)
+    return _with_unreached(raw, np.float64, np.inf)
+
+
+def _with_unreached(raw: np.ndarray, dtype, unreached_as) -> np.ndarray:
+    """``raw`` (sentinel-int distances) as ``dtype``, ``unreached_as`` where the sentinel was;
+    block by block, so a large matrix needs no full-size temporaries."""
+    out = np.empty(raw.shape, dtype=dtype)
     unreached = np.iinfo(raw.dtype).max
     for rows in _row_blocks(raw):
         block = out[rows]
         block[...] = raw[rows]
         # the sentinel's positions, then one store each: a masked store mispredicts a
         # branch per entry when about half are unreachable (3x slower)
-        block.reshape(-1)[np.flatnonzero(raw[rows] == unreached)] = np.inf
+        block.reshape(-1)[np.flatnonzero(raw[rows] == unreached)] = unreached_as
     return out
 
 

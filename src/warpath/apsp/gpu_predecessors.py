@@ -153,8 +153,10 @@ def record_predecessors(problem, masks, pred, sources, pull: bool, loop: str = "
         state = (d, pred, problem.inf, np.int64(rows), sources)
         run_once(recording, pull_step, state,
                  graph=(rev.indptr, rev.indices, rev.weights, rev.indices[:1]))
+        recording.release_scratch()
         return
     _start_tree_kernel()[blocks_for(pred.shape[0]), THREADS](pred, masks, sources)
     problem.tally.launch()
     state = (d, masks, np.int64(rows), np.int64(pred.shape[0]), problem.inf, pred)
     enact(recording, [tree_step], state, loop=loop, max_rounds=problem.n + 1)
+    recording.release_scratch()

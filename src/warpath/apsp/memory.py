@@ -89,12 +89,11 @@ def gpu_free_memory() -> int | None:
         return None
     from numba import cuda
 
-    from ..cuda.scratch import release_all
+    from ..cuda.scratch import free_pending, release_all
 
     release_all()  # working arrays kept from earlier queries count as free
-    context = cuda.current_context()
-    context.deallocations.clear()
-    return int(context.get_memory_info()[0])
+    free_pending()
+    return int(cuda.current_context().get_memory_info()[0])
 
 
 def matrix_bytes(rows: int, num_vertices: int, predecessors: bool,

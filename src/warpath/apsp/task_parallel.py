@@ -200,6 +200,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         if predecessors:
             record_predecessors(problem, masks, pred, on_device, pull, loop)
         out.write(start, d, on_device, problem.inf, tally, pred=pred, potentials=potentials)
+        problem.release_scratch()  # its flags and counters serve the next batch
         if progress is not None:
             progress(start + rows, k)
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop}

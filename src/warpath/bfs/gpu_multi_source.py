@@ -199,9 +199,9 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
         rows = slice(first, first + batch.shape[0])
         problem = Problem(dgraph, int(batch[0]), distances=levels[rows],
                           tally=None if problem is None else problem.tally)
-        _fill_rows(levels[rows], -1, batch)
+        _fill_rows(problem, levels[rows], -1, batch)
         if predecessors:
-            _fill_rows(parents[rows], -1)
+            _fill_rows(problem, parents[rows], -1)
         on_device = _cuda.to_device(batch)
         _start_kernel()[blocks_for(n), THREADS](*words, on_device)
         problem.tally.launch(3 if predecessors else 2)
@@ -209,6 +209,7 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
         state = (*words, levels[rows], parents[rows] if predecessors else parents)
         stats, _ = enact(problem, steps, state, loop=loop, frontier=pair,
                          max_rounds=rounds_for(limit, n))
+        problem.release_scratch()  # its flags and counters serve the next batch
         for key in totals:
             totals[key] += stats[key]
     totals["batches"] = -(-k // WORD_BITS)
@@ -216,9 +217,10 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
                      problem.tally.as_stats({**totals, "loop": loop}))
 
 
-def _fill_rows(matrix, value, zero_at=None):
+def _fill_rows(problem, matrix, value, zero_at=None):
     """Fill a (rows, n) device matrix with ``value`` on the GPU, 0 at ``matrix[i, zero_at[i]]``
-    (the engine's start of many-row distances, with ``value`` for infinity)."""
+    (the engine's start of many-row distances, with ``value`` for infinity; like it, the
+    launch also clears the flags and counters of ``problem``, which has not run yet)."""
     from numba import cuda as _cuda
 
     from ..cuda.problem import _init_rows
@@ -227,7 +229,5 @@ def _fill_rows(matrix, value, zero_at=None):
     rows, n = matrix.shape
     marks = np.full(rows, -1, dtype=np.int64) if zero_at is None else zero_at
     _init_rows[blocks_for(rows * n), THREADS](matrix, _cuda.to_device(marks),
-                                              matrix.dtype.type(value),
-                                              # no flags or counters to clear
-                                              _cuda.device_array(0, dtype=np.int32),
-                                              _cuda.device_array(0, dtype=np.int64))
+                                              matrix.dtype.type(value), problem.conv.device,
+                                              problem.counters)

@@ -192,6 +192,21 @@ class DeviceGraph:
         """Number of arcs (undirected edges count twice)."""
         return self.indices.shape[0]
 
+    def cached(self, key, make):
+        """``make()`` on first use for ``key``, the same object after: what belongs to this
+        graph alone (its tails, stand-ins, H-BF's arc classes, the query scratch pool).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = device_graph(warpath.generators.ring(3, seed=0))
+        >>> g.cached("answer", lambda: [42]) is g.cached("answer", lambda: [0])
+        True
+        """
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
     @property
     def has_negative_weights(self) -> bool:
         """Whether any arc weight is below zero."""
@@ -200,12 +215,13 @@ class DeviceGraph:
     @property
     def tails(self):
         """The tail of every arc (device array), built on the GPU on first use."""
-        if "tails" not in self._cache:
+        def build():
             tails = cuda.device_array(self.num_edges, dtype=self.indices.dtype)
             if self.num_edges:
                 _fill_tails[blocks_for(self.num_vertices), THREADS](self.indptr, tails)
-            self._cache["tails"] = tails
-        return self._cache["tails"]
+            return tails
+
+        return self.cached("tails", build)
 
     @property
     def no_tails(self):
@@ -218,9 +234,7 @@ class DeviceGraph:
         >>> device_graph(warpath.Graph([0, 0], [])).no_tails.shape
         (1,)
         """
-        if "no_tails" not in self._cache:
-            self._cache["no_tails"] = cuda.device_array(1, dtype=self.indices.dtype)
-        return self._cache["no_tails"]
+        return self.cached("no_tails", lambda: cuda.device_array(1, dtype=self.indices.dtype))
 
     def reverse(self) -> "DeviceGraph":
         """The graph with every arc turned around, for steps that scan in-arcs (a pull).
@@ -237,17 +251,13 @@ class DeviceGraph:
         """
         if not self.directed:
             return self
-        if "reverse" not in self._cache:
-            from ..negative_cycles import host_graph
+        from ..negative_cycles import host_graph
 
-            self._cache["reverse"] = DeviceGraph.from_graph(host_graph(self).reverse())
-        return self._cache["reverse"]
+        return self.cached("reverse", lambda: DeviceGraph.from_graph(host_graph(self).reverse()))
 
     def _host_indptr(self) -> np.ndarray:
-        if "host_indptr" not in self._cache:
-            self._cache["host_indptr"] = (self.host.indptr if self.host is not None
-                                          else self.indptr.copy_to_host())
-        return self._cache["host_indptr"]
+        return self.cached("host_indptr", lambda: self.host.indptr if self.host is not None
+                           else self.indptr.copy_to_host())
 
     def degree(self, vertex: int) -> int:
         """The out-degree of ``vertex`` (from a host copy of ``indptr``, made once).
@@ -270,10 +280,8 @@ class DeviceGraph:
         >>> device_graph(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2])).count_degree_above(1)
         1
         """
-        key = ("degree_above", int(threshold))
-        if key not in self._cache:
-            self._cache[key] = int(np.count_nonzero(np.diff(self._host_indptr()) > threshold))
-        return self._cache[key]
+        return self.cached(("degree_above", int(threshold)), lambda: int(
+            np.count_nonzero(np.diff(self._host_indptr()) > threshold)))
 
     def approx_diameter(self):
         """The host graph's approximate hop diameter (``graph.stats()``), or None without one."""

@@ -191,9 +191,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
 
 def _no_trace(dgraph):
     """An empty trace, made once per device graph (an allocation costs ~50 us)."""
-    if "no_trace" not in dgraph._cache:
-        dgraph._cache["no_trace"] = cuda.device_array(0, dtype=np.int64)
-    return dgraph._cache["no_trace"]
+    return dgraph.cached("no_trace", lambda: cuda.device_array(0, dtype=np.int64))
 
 
 def run_once(problem, step, state, graph=None) -> None:

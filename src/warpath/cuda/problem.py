@@ -124,9 +124,7 @@ def stand_in_queue(graph) -> FrontierQueue:
     >>> stand_in_queue(g) is stand_in_queue(g), stand_in_queue(g).queues.shape
     (True, (2, 1))
     """
-    if "stand_in_queue" not in graph._cache:
-        graph._cache["stand_in_queue"] = FrontierQueue(1)
-    return graph._cache["stand_in_queue"]
+    return graph.cached("stand_in_queue", lambda: FrontierQueue(1))
 
 
 class Problem:

@@ -25,6 +25,7 @@ from numba import cuda
 
 from ..dtypes import unreached_value
 from .runtime import SIMULATOR, THREADS, blocks_for
+from .scratch import is_out_of_memory
 
 #: The most entries converted per block (a float64 buffer of 128 MB on the device).
 BLOCK_ENTRIES = 1 << 24
@@ -73,7 +74,7 @@ def float64_to_host(device, out: np.ndarray | None = None, *,
         try:
             return _convert_on_gpu(device, out, dtype)
         except Exception as error:  # numba's CudaAPIError: no room for the buffer
-            if "OUT_OF_MEMORY" not in str(error).upper():
+            if not is_out_of_memory(error):
                 raise
     from ..result import _as_float_distances
 

@@ -76,9 +76,7 @@ def scratch_pool(dgraph) -> ScratchPool:
     >>> scratch_pool(g) is scratch_pool(g)
     True
     """
-    if "scratch" not in dgraph._cache:
-        dgraph._cache["scratch"] = ScratchPool()
-    return dgraph._cache["scratch"]
+    return dgraph.cached("scratch", ScratchPool)
 
 
 def retry_out_of_memory(allocate):
@@ -93,14 +91,28 @@ def retry_out_of_memory(allocate):
     try:
         return allocate()
     except Exception as error:  # numba's CudaAPIError; its class differs under the simulator
-        if "OUT_OF_MEMORY" not in str(error).upper() and "out of memory" not in str(error):
+        if not is_out_of_memory(error) or not release_all():
             raise
-        if not release_all():
-            raise
-        from numba import cuda
-
-        cuda.current_context().deallocations.clear()
+        free_pending()
         return allocate()
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is the driver saying the GPU's memory ran out.
+
+    Examples
+    --------
+    >>> is_out_of_memory(RuntimeError("cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY"))
+    True
+    """
+    return "OUT_OF_MEMORY" in str(error).upper().replace(" ", "_")
+
+
+def free_pending() -> None:
+    """Free now what numba has queued for deallocation (arrays nothing references)."""
+    from numba import cuda
+
+    cuda.current_context().deallocations.clear()
 
 
 def release_all() -> int:

@@ -117,10 +117,7 @@ def _classification(dgraph):
                      _cuda.to_device(tails[into_sink]))
         return _cuda.to_device(classes), sink_arcs, parallel
 
-    cache = dgraph._cache
-    if "hbf_classes" not in cache:
-        cache["hbf_classes"] = build()
-    return cache["hbf_classes"]
+    return dgraph.cached("hbf_classes", build)
 
 
 @functools.lru_cache(maxsize=None)
@@ -428,17 +425,20 @@ def _near_far_choice(dgraph, near_far, delta):
     if not usable:
         raise NegativeWeightError("near_far needs non-negative weights, not all zero")
     if delta is None:  # once per graph: the mean weight reads every arc
-        if "hbf_delta" not in dgraph._cache:
-            from ..negative_cycles import host_graph
-
-            host = host_graph(dgraph)
-            mean = float(np.mean(host.weights)) if host.num_edges else 1.0
-            degree = max(host.num_edges / max(host.num_vertices, 1), 1.0)
-            dgraph._cache["hbf_delta"] = 32.0 * mean / degree
-        delta = dgraph._cache["hbf_delta"]
+        delta = dgraph.cached("hbf_delta", lambda: _default_delta(dgraph))
     if not delta > 0:
         raise OptionError(f"delta must be a positive number, not {delta!r}")
     return True, float(delta)
+
+
+def _default_delta(dgraph) -> float:
+    """32 x mean weight / average degree (the bucket width near-far uses by default)."""
+    from ..negative_cycles import host_graph
+
+    host = host_graph(dgraph)
+    mean = float(np.mean(host.weights)) if host.num_edges else 1.0
+    degree = max(host.num_edges / max(host.num_vertices, 1), 1.0)
+    return 32.0 * mean / degree
 
 
 def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:
