@@ -72,6 +72,9 @@ def test_multi_source_random_graph(client, transfer):
     ours = wd.multi_source(g, sources, client=client, batch_size=8, transfer=transfer, device="cpu")
     assert ours.stats["batches"] == 5 and ours.stats["workers"] == 2
     assert ours.stats["transfer"] == transfer
+    per_worker = ours.stats["rows_per_worker"]
+    assert set(per_worker) <= set(client.nthreads()) and sum(per_worker.values()) == 37
+    assert ours.stats["solve_seconds"] > 0 and ours.stats["hand_over_seconds"] > 0
     assert_same_matrix(ours, warpath.multi_source(g, sources, device="cpu"))
     reference = csgraph.dijkstra(scipy_graph(g), indices=sources)
     assert_distances_equal(ours.distances, reference, g)
@@ -280,6 +283,16 @@ def test_progress_bar_over_batches(client, capsys):
     wd.multi_source(random_graph(), np.arange(20), client=client, batch_size=5, progress=True,
                     device="cpu")
     assert "warpath.distributed" in capsys.readouterr().err
+
+
+def test_host_memory_check_counts_the_stored_types(monkeypatch):
+    int32, int64 = np.dtype(np.int32), np.dtype(np.int64)
+    monkeypatch.setattr(wd, "available_memory", lambda: 1000 * 1000 * 4)
+    wd._check_host_matrix(1000, 1000, (int32, None))  # int32 rows from GPUs fit
+    with pytest.raises(warpath.MemoryLimitError, match="needs 0.0 GiB"):
+        wd._check_host_matrix(1000, 1000, (int64, None))
+    with pytest.raises(warpath.MemoryLimitError, match="with predecessors"):
+        wd._check_host_matrix(1000, 1000, (int32, int32))
 
 
 def test_rows_per_batch_fills_the_share_of_memory():

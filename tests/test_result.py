@@ -36,6 +36,13 @@ class FakeDeviceArray:
         self.copies += 1
         return self.data.copy()
 
+    @property
+    def shape(self):
+        return self.data.shape
+
+    def __getitem__(self, index):
+        return FakeDeviceArray(self.data[index])
+
 
 def test_device_arrays_are_copied_once_and_only_when_read():
     dist = FakeDeviceArray(np.array([0, 5], dtype=np.int32))
@@ -82,6 +89,22 @@ def test_distance_matrix_rows_and_paths():
     assert row.source == 2 and row.distances.tolist() == [np.inf, 1.0, 0.0]
     with pytest.raises(SourceError, match="not one of the sources"):
         m.row(1)
+
+
+def test_a_matrix_row_copies_and_converts_that_row_only():
+    unreached = np.iinfo(np.int32).max
+    dist = FakeDeviceArray(np.array([[0, 5, unreached], [2, 0, 7]], dtype=np.int32))
+    pred = FakeDeviceArray(np.array([[-1, 0, -1], [1, -1, 1]], dtype=np.int32))
+    m = DistanceMatrix([0, 1], dist, pred)
+    assert repr(m).startswith("<DistanceMatrix 2 sources x 3 vertices")
+    row = m.row(0)
+    assert row.distances.tolist() == [0.0, 5.0, np.inf]
+    assert row.exact_distances.tolist() == [0, 5, np.iinfo(np.int64).max]
+    assert row.predecessors.dtype == np.int64 and row.path(1).tolist() == [0, 1]
+    assert dist.copies == 0 and pred.copies == 0 and m._arrays._cache == {}
+    # the whole matrix, once read, is what later rows come from
+    assert m.distances[1].tolist() == m.row(1).distances.tolist() == [2.0, 0.0, 7.0]
+    assert dist.copies == 1
 
 
 def test_bfs_matrix_rows_paths_and_stacking():

@@ -81,7 +81,7 @@ from distributed.comm import get_address_host
 from . import api, methods
 from .apsp.johnson import johnson_dtype, potentials, reweighted
 from .apsp.matrices import host_matrix
-from .apsp.memory import available_memory, matrix_bytes, result_dtype
+from .apsp.memory import available_memory, result_dtype
 from .dtypes import unreached_value
 from .errors import ArgumentError, DeviceError, EmptyGraphError, MemoryLimitError, SourceError
 from .graph import Graph
@@ -205,10 +205,13 @@ def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, dev
     Returns ``(distances, predecessors, stats)``: the rows when they are sent,
     ``None`` when they were written into the shared files.
     """
+    began = time.perf_counter()
     result = api.multi_source(shipment.graph, batch, method=method, device=device,
                               predecessors=layout.predecessor_dtype is not None, **options)
+    solved = time.perf_counter()
     stats = {key: result.stats.get(key) for key in ("method", "device", "iterations",
                                                     "relaxations")}
+    stats["worker"] = _worker_address()
     h = shipment.potentials
     distances = _hand_over(layout.distance_file, start,
                            result.device_distances if h is None else None, layout.distance_dtype,
@@ -218,7 +221,17 @@ def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, dev
         predecessors = _hand_over(layout.predecessor_file, start,
                                   result._arrays.device_predecessors, layout.predecessor_dtype,
                                   lambda: _predecessor_rows(result, layout.predecessor_dtype))
+    stats["solve_seconds"] = solved - began
+    stats["hand_over_seconds"] = time.perf_counter() - solved
     return distances, predecessors, stats
+
+
+def _worker_address():
+    """The address of the Dask worker running this task (``None`` outside one)."""
+    try:
+        return distributed.get_worker().address
+    except ValueError:
+        return None
 
 
 def _hand_over(file, start, device_rows, dtype, host_rows):
@@ -644,7 +657,7 @@ def _show_progress(progress) -> bool:
 
 def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar, on_result):
     """Submit the batches a few at a time and hand each finished one to ``on_result``, with
-    its first row's index."""
+    its first row's index and its number of rows."""
     run = uuid.uuid4().hex[:12]
     starts = np.cumsum([0] + [batch.size for batch in batches])
     todo = iter(enumerate(batches))
@@ -666,7 +679,8 @@ def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar,
         for _ in range(in_flight):
             submit_next()
         for future in pending:
-            on_result(int(starts[index_of.pop(future.key)]), *future.result())
+            i = index_of.pop(future.key)
+            on_result(int(starts[i]), int(batches[i].size), *future.result())
             outstanding.discard(future)
             future.release()
             bar.update(1)
@@ -732,7 +746,10 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
         ``stats`` holds ``method`` and ``device`` (as the workers ran them),
         ``seconds`` (the whole distributed run), ``iterations`` and
         ``relaxations`` summed over batches (and the potentials), ``batches``,
-        ``batch_size``, ``workers`` and ``transfer`` (``"shared"`` or ``"send"``).
+        ``batch_size``, ``workers``, ``transfer`` (``"shared"`` or ``"send"``),
+        ``rows_per_worker`` (rows solved by each worker's address), and the
+        workers' ``solve_seconds`` and ``hand_over_seconds`` summed over batches
+        (the method's call; writing or preparing the rows).
         The matrices hold the types the single-process call gives on the
         workers' device (int32 from a GPU where every path fits; ``.distances``
         reads float64, ``exact_distances`` int64); with ``out=`` the distances
@@ -768,8 +785,6 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
     for path in (out, predecessors_out):
         if path is not None and not str(path).endswith(".npy"):
             raise ValueError(f"out= and predecessors_out= must be .npy files, not {str(path)!r}")
-    if out is None:
-        _check_host_matrix(sources.size, graph.num_vertices, predecessors)
     if batch_size is not None and int(batch_size) < 1:
         raise ValueError(f"batch_size must be a positive number of sources, not {batch_size!r}")
     choose_transfer(transfer, ())  # an unknown transfer= is refused before any work
@@ -781,17 +796,24 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
     batches = _split(sources, size)
     dtypes = _stored_types(graph, sorted({runs_on for _, _, runs_on in facts.values()}),
                            shipment.potentials is not None, predecessors, out, predecessors_out)
+    if out is None:
+        _check_host_matrix(sources.size, graph.num_vertices, dtypes)
     rows = _result_rows(client, transfer, (sources.size, graph.num_vertices), dtypes, out,
                         predecessors_out)
-    totals = dict(potential_stats)
+    totals = dict(potential_stats, solve_seconds=0.0, hand_over_seconds=0.0)
     ran = {"method": set(), "device": set()}
+    rows_per_worker = {}
 
-    def on_result(first_row, distances, batch_predecessors, stats):
+    def on_result(first_row, count, distances, batch_predecessors, stats):
         rows.put(first_row, distances, batch_predecessors)
         for key in ("iterations", "relaxations"):
             totals[key] += int(stats[key] or 0)
+        for key in ("solve_seconds", "hand_over_seconds"):
+            totals[key] += stats[key]
         for key in ran:
             ran[key].add(str(stats[key]))
+        worker = str(stats["worker"])
+        rows_per_worker[worker] = rows_per_worker.get(worker, 0) + count
 
     from tqdm import tqdm
 
@@ -806,7 +828,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
              "device": "+".join(sorted(ran["device"])),
              "seconds": time.perf_counter() - start, **totals,
              "batches": len(batches), "batch_size": size, "workers": len(client.nthreads()),
-             "transfer": rows.transfer}
+             "transfer": rows.transfer, "rows_per_worker": rows_per_worker}
     return DistanceMatrix(sources, rows.distances, rows.predecessors, stats=stats)
 
 
@@ -950,8 +972,11 @@ def apsp_on_cluster(graph, *, scheduler=None, workers=None, device="auto", **kwa
         return apsp(graph, client=client, device=device, **kwargs)
 
 
-def _check_host_matrix(rows: int, num_vertices: int, predecessors: bool) -> None:
-    """Refuse, before any work, a result matrix larger than this host's free memory.
+def _check_host_matrix(rows: int, num_vertices: int, dtypes) -> None:
+    """Refuse, before any batch runs, a result matrix larger than this host's free memory.
+
+    ``dtypes`` are the stored types (:func:`_stored_types`): int32 rows from GPUs
+    need half the bytes of float64 ones.
 
     Raises
     ------
@@ -960,9 +985,16 @@ def _check_host_matrix(rows: int, num_vertices: int, predecessors: bool) -> None
 
     Examples
     --------
-    >>> _check_host_matrix(10, 10, predecessors=True)
+    >>> _check_host_matrix(10, 10, (np.dtype(np.int32), None))
+    >>> _check_host_matrix(10**6, 10**6, (np.dtype(np.int32), np.dtype(np.int32)))
+    Traceback (most recent call last):
+    ...
+    warpath.errors.MemoryLimitError: a 1,000,000 x 1,000,000 distance matrix with predecessors needs 7450.6 GiB but only ...
     """
-    needed = matrix_bytes(rows, num_vertices, predecessors)
+    distance_dtype, predecessor_dtype = dtypes
+    predecessors = predecessor_dtype is not None
+    needed = rows * num_vertices * (distance_dtype.itemsize
+                                    + (predecessor_dtype.itemsize if predecessors else 0))
     available = available_memory()
     if available is not None and needed > available:
         raise MemoryLimitError(

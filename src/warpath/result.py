@@ -161,6 +161,28 @@ class _LazyArrays:
         return self._raw_distances
 
     @property
+    def shape(self):
+        """The distances' shape, read without copying them to the host."""
+        raw = self._raw_distances
+        return (raw if raw is not None else self.device_distances).shape
+
+    def raw_row(self, i):
+        """Row ``i`` of the distances as the method stored them (one row copied, not all)."""
+        if self._raw_distances is None:
+            return _to_host(self.device_distances[i])
+        return self._raw_distances[i]
+
+    def predecessor_row(self, i):
+        """Row ``i`` of the predecessors as stored (``None`` without them)."""
+        if not self._has_predecessors:
+            return None
+        if self._raw_predecessors is not None:
+            return self._raw_predecessors[i]
+        if "predecessors" in self._cache:
+            return self._cache["predecessors"][i]
+        return _to_host(self.device_predecessors[i])
+
+    @property
     def distances(self):
         if "distances" not in self._cache:
             if self._raw_distances is None and _converts_on_gpu(self.device_distances):
@@ -459,12 +481,24 @@ class DistanceMatrix(_SourceRows):
         return float_blocks(self._arrays._raw())
 
     def row(self, source) -> SSSPResult:
-        """The single-source result for ``source`` (one of :attr:`sources`)."""
+        """The single-source result for ``source`` (one of :attr:`sources`).
+
+        Converts that row only: a row of a large matrix costs one row, not a
+        float64 copy of the whole matrix.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> m = warpath.apsp(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]))
+        >>> r = m.row(1)
+        >>> r.distances.tolist(), r.exact_distances.tolist()[1:], r.path(2).tolist()
+        ([inf, 0.0, 4.0], [0, 4], [1, 2])
+        """
         i = self._row_index(source)
-        predecessors = None if self.predecessors is None else self.predecessors[i]
-        raw = self.distances[i] if self.exact_distances is None else self.exact_distances[i]
-        return SSSPResult(self.sources[i], raw, predecessors, self.stats)
+        arrays = self._arrays
+        return SSSPResult(self.sources[i], arrays.raw_row(i), arrays.predecessor_row(i),
+                          self.stats)
 
     def __repr__(self):
-        k, n = self.distances.shape
+        k, n = self._arrays.shape
         return f"<DistanceMatrix {k} sources x {n} vertices method={self.stats.get('method')}>"
