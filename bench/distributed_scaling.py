@@ -38,6 +38,7 @@ import threading
 import time
 
 import numpy as np
+import psutil  # a dependency of dask.distributed
 from distributed import Client, LocalCluster
 
 import warpath
@@ -48,14 +49,10 @@ NE_FILE = "USA-road-NE.pace16.gr.xz"
 
 
 def meminfo() -> dict:
-    """MemTotal and MemAvailable in GiB (a VM whose memory grows as used reports less)."""
-    facts = {}
-    with open("/proc/meminfo") as lines:
-        for line in lines:
-            key, value = line.split(":", 1)
-            if key in ("MemTotal", "MemAvailable"):
-                facts[key] = round(int(value.split()[0]) / 2**20, 1)
-    return facts
+    """Total and available host memory in GiB (a VM whose memory grows as used reports less)."""
+    memory = psutil.virtual_memory()
+    return {"MemTotal": round(memory.total / 2**30, 1),
+            "MemAvailable": round(memory.available / 2**30, 1)}
 
 
 def grow_memory(gib: int) -> dict:
@@ -210,13 +207,19 @@ def run_workload(name, args, device, out):
                     lines.write(json.dumps(record) + "\n")
 
 
-def summary(records):
-    """Lines of speed-up and efficiency per workload, from the fastest run of each N."""
+def fastest(records, series):
+    """``{(series(record), workers): the fastest such record}``."""
     best = {}
     for r in records:
-        key = (r["workload"], r["workers"])
+        key = (series(r), r["workers"])
         if key not in best or r["seconds"] < best[key]["seconds"]:
             best[key] = r
+    return best
+
+
+def summary(records):
+    """Lines of speed-up and efficiency per workload, from the fastest run of each N."""
+    best = fastest(records, lambda r: r["workload"])
     lines = []
     for (name, n), r in sorted(best.items()):
         one = best.get((name, 1))
@@ -236,11 +239,9 @@ def plot(results, png):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    best = {}
-    for r in (json.loads(line) for line in open(results) if line.strip()):
-        series = r["description"] + (f" [{r['write_path']}]" if "write_path" in r else "")
-        key = (series, r["workers"])
-        best[key] = min(best.get(key, r["seconds"]), r["seconds"])
+    records = [json.loads(line) for line in open(results) if line.strip()]
+    best = {key: r["seconds"] for key, r in fastest(records, lambda r: r["description"] + (
+        f" [{r['write_path']}]" if "write_path" in r else "")).items()}
     figure, axes = plt.subplots(figsize=(7, 4.5))
     counts = sorted({n for _, n in best})
     axes.plot(counts, counts, "k--", label="ideal")

@@ -81,7 +81,7 @@ from distributed.comm import get_address_host
 from . import api, methods
 from .apsp.johnson import johnson_dtype, potentials, reweighted
 from .apsp.matrices import host_matrix
-from .apsp.memory import available_memory, result_dtype
+from .apsp.memory import available_memory, matrix_bytes, result_dtype
 from .dtypes import unreached_value
 from .errors import ArgumentError, DeviceError, EmptyGraphError, MemoryLimitError, SourceError
 from .graph import Graph
@@ -993,8 +993,8 @@ def _check_host_matrix(rows: int, num_vertices: int, dtypes) -> None:
     """
     distance_dtype, predecessor_dtype = dtypes
     predecessors = predecessor_dtype is not None
-    needed = rows * num_vertices * (distance_dtype.itemsize
-                                    + (predecessor_dtype.itemsize if predecessors else 0))
+    needed = matrix_bytes(rows, num_vertices, predecessors, distance_dtype.itemsize,
+                          predecessor_dtype.itemsize if predecessors else 0)
     available = available_memory()
     if available is not None and needed > available:
         raise MemoryLimitError(

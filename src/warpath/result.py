@@ -178,8 +178,6 @@ class _LazyArrays:
             return None
         if self._raw_predecessors is not None:
             return self._raw_predecessors[i]
-        if "predecessors" in self._cache:
-            return self._cache["predecessors"][i]
         return _to_host(self.device_predecessors[i])
 
     @property

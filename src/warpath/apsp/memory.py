@@ -97,16 +97,18 @@ def gpu_free_memory() -> int | None:
 
 
 def matrix_bytes(rows: int, num_vertices: int, predecessors: bool,
-                 distance_bytes: int = ENTRY_BYTES) -> int:
-    """The bytes of a result: distances of ``distance_bytes`` each, plus int64 predecessors
-    when kept.
+                 distance_bytes: int = ENTRY_BYTES, predecessor_bytes: int = ENTRY_BYTES) -> int:
+    """The bytes of a result: distances of ``distance_bytes`` each, plus predecessors of
+    ``predecessor_bytes`` (int64 by default) when kept.
 
     Examples
     --------
     >>> matrix_bytes(10, 10, predecessors=True), matrix_bytes(10, 10, False, 4)
     (1600, 400)
+    >>> matrix_bytes(10, 10, True, 4, 4)
+    800
     """
-    per_pair = int(distance_bytes) + (ENTRY_BYTES if predecessors else 0)
+    per_pair = int(distance_bytes) + (int(predecessor_bytes) if predecessors else 0)
     return int(rows) * int(num_vertices) * per_pair
 
 
