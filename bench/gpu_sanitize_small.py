@@ -23,6 +23,7 @@ RUNS = ([(m, {"loop": loop}) for m in ("edge-bf", "edge-bf-flags", "harish", "lo
          for loop in ("paper", "fast")]
         + [("hbf", o) for o in ({}, {"dedup": False}, {"classify": False},
                                 {"coalesced_enqueue": False}, {"virtual_warps": False},
+                                {"virtual_warps": True},
                                 {"high_degree": 8}, {"trace": True})])
 
 #: H-BF's near-far buckets (non-negative weights only): default width, a narrow one, a limit.
@@ -32,7 +33,9 @@ NEAR_FAR_RUNS = [("hbf", o) for o in ({"near_far": True}, {"near_far": True, "de
 #: Every GPU BFS method and loop; direction-optimizing pushing only, switching, pulling mostly.
 BFS_RUNS = ([(m, {"loop": loop}) for m in ("harish", "queue", "direction-optimizing")
              for loop in ("paper", "fast")]
-            + [("queue", {"high_degree": 8}), ("direction-optimizing", {"alpha": 0}),
+            + [("queue", {"high_degree": 8}), ("queue", {"virtual_warps": "block"}),
+               ("direction-optimizing", {"alpha": 0, "virtual_warps": "block"}),
+               ("direction-optimizing", {"alpha": 0}),
                ("direction-optimizing", {"alpha": 1e12, "beta": 1e12, "high_degree": 8})])
 
 
@@ -132,7 +135,8 @@ def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
     bfs_graphs = graphs + [gen.rmat(9, 8, seed=7, directed=False),
-                           gen.grid(20, 20, seed=8, directed=False)]
+                           gen.grid(20, 20, seed=8, directed=False),
+                           gen.rmat(11, 16, seed=13, directed=False)]
     if argv[1:] == ["apsp"]:
         failures = check_apsp([gen.with_negative_weights(gen.grid(6, 6, seed=1), seed=2),
                                gen.rmat(6, 4, seed=3),
@@ -147,6 +151,11 @@ def main(argv):
         failures = check_bfs(bfs_graphs)
         print("failures:", failures)
         return 1 if failures else 0
+    # Small graphs give small frontiers, which the balanced advance hands to virtual warps
+    # (operators.BALANCE_FROM); here every frontier is block-balanced, and the runs with
+    # virtual_warps=True cover the warps.  (The "fill" mode runs the mix of a larger graph.)
+    from warpath.cuda import operators
+    operators.BALANCE_FROM = 1 << 30
     failures = 0
     for g in graphs:
         ref = csgraph.bellman_ford(g.to_scipy(), indices=0)
@@ -164,6 +173,14 @@ def main(argv):
             ok = np.allclose(r.distances, ref, rtol=1e-6)
             failures += not ok
             print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
+    # A wider graph, for rounds of many chunks (every frontier is block-balanced here: see main).
+    wide = gen.rmat(11, 16, seed=12)
+    ref = csgraph.dijkstra(wide.to_scipy(), indices=0)
+    for options in ({}, {"high_degree": 64}, {"virtual_warps": True}):
+        r = warpath.sssp(wide, 0, method="hbf", device="cuda", **options)
+        ok = np.allclose(r.distances, ref, rtol=1e-6)
+        failures += not ok
+        print(wide.num_vertices, "wide hbf", options, "ok" if ok else "WRONG", flush=True)
     cyclic = gen.with_negative_cycle(gen.grid(5, 5, seed=5), seed=6)
     for method in ("edge-bf", "edge-bf-flags", "harish", "locality", "hbf"):
         try:

@@ -12,8 +12,9 @@ from warpath.graph_stats import low_diameter
 
 GRAPHS = small_graphs()
 #: Beamer's constants; never pull; pull from the first growing round until the frontier empties.
-OPTIONS = [{}, {"alpha": 0}, {"alpha": 1e12, "beta": 1e12}]
-OPTION_IDS = ["beamer", "push-only", "pull-mostly"]
+OPTIONS = [{}, {"alpha": 0}, {"alpha": 1e12, "beta": 1e12},
+           {"alpha": 0, "virtual_warps": "block"}]
+OPTION_IDS = ["beamer", "push-only", "pull-mostly", "push-only-block-balance"]
 
 
 def run(graph, source, **options):
@@ -61,7 +62,8 @@ def test_no_parents():
     np.testing.assert_array_equal(bare.levels, run(g, 1).levels)
 
 
-@pytest.mark.parametrize("bad", [{"alpha": -1}, {"beta": "x"}, {"high_degree": 1.5}])
+@pytest.mark.parametrize("bad", [{"alpha": -1}, {"beta": "x"}, {"high_degree": 1.5},
+                                 {"virtual_warps": 4}])
 def test_bad_options_are_clear_errors(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         run(gen.ring(4, seed=43), 0, **bad)

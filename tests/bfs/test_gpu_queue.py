@@ -15,8 +15,10 @@ import warpath
 from warpath import generators as gen
 
 GRAPHS = small_graphs()
-OPTIONS = [{}, {"high_degree": 2}, {"high_degree": 0}]
-OPTION_IDS = ["fast", "high-degree-2", "no-high-degree"]
+OPTIONS = [{}, {"high_degree": 2}, {"high_degree": 0}, {"virtual_warps": "block"},
+           {"virtual_warps": "block", "high_degree": 2}]
+OPTION_IDS = ["fast", "high-degree-2", "no-high-degree", "block-balance",
+              "block-balance-high-degree-2"]
 #: The paper loop launches a thread per (vertex, lane) every level: a few graphs under the simulator.
 PAPER_GRAPHS = [(name, g) for name, g in GRAPHS if name in ("rmat", "grid", "disconnected")]
 
@@ -70,6 +72,8 @@ def test_bad_options_are_clear_errors():
         run(g, 0, loop="sometimes")
     with pytest.raises(TypeError, match="alpha"):
         run(g, 0, alpha=3)
+    with pytest.raises(ValueError, match="virtual_warps"):
+        run(g, 0, virtual_warps=False)
 
 
 @pytest.mark.parametrize("name", SMALL_REAL)

@@ -115,6 +115,21 @@ def test_frontier_mappings_match_scipy(mapping, loop):
         np.testing.assert_allclose(_distances(problem), _expected(graph, [0]), rtol=1e-6)
 
 
+def _balanced(graph, heavy_degree):
+    """The block-balanced frontier mapping, carrying this graph's distance type."""
+    return mappings.frontier((4, 32), heavy_degree=heavy_degree, balanced=True,
+                             value_type=Problem(graph, [0]).dtype.name)
+
+
+@pytest.mark.parametrize("loop", ["fast", "paper"])
+@pytest.mark.parametrize("heavy_degree", [0, 5], ids=["balanced", "balanced-heavy-5"])
+def test_balanced_frontier_matches_scipy(heavy_degree, loop):
+    for graph in _graphs():
+        problem, stats, negative = _solve(graph, [0], _balanced(graph, heavy_degree), loop)
+        assert not negative
+        np.testing.assert_allclose(_distances(problem), _expected(graph, [0]), rtol=1e-6)
+
+
 def test_frontier_relaxes_only_what_changed():
     """A frontier advance relaxes far fewer arcs than all-arcs rounds, same answer."""
     graph = gen.grid(8, 8, seed=7)
@@ -195,6 +210,8 @@ def test_bad_mappings_are_refused():
         mappings.frontier((8, 4))
     with pytest.raises(ValueError):
         mappings.frontier(3)
+    with pytest.raises(ValueError, match="balanced"):
+        mappings.Mapping("edges", balanced=True)
 
 
 @pytest.mark.gpu
@@ -207,6 +224,17 @@ def test_mappings_on_many_blocks(mapping):
     for graph in (gen.power_law(30000, 8, 2000, seed=13), gen.grid(120, 120, seed=14),
                   gen.with_negative_weights(gen.random(20000, 120000, seed=15), seed=16)):
         problem, stats, negative = _solve(graph, [0], mapping, "fast")
+        assert not negative
+        np.testing.assert_allclose(_distances(problem), _expected(graph, [0]), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("heavy_degree", [0, 64], ids=["balanced", "balanced-heavy"])
+def test_balanced_frontier_on_many_blocks(heavy_degree):
+    """Real GPU: wide rounds dealt over many blocks, beside narrow ones in virtual warps."""
+    for graph in (gen.power_law(30000, 8, 2000, seed=13), gen.rmat(15, 8, seed=17),
+                  gen.with_negative_weights(gen.random(20000, 120000, seed=15), seed=16)):
+        problem, stats, negative = _solve(graph, [0], _balanced(graph, heavy_degree), "fast")
         assert not negative
         np.testing.assert_allclose(_distances(problem), _expected(graph, [0]), rtol=1e-6)
 

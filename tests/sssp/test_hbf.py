@@ -23,9 +23,10 @@ ALL_ON = {}
 EACH_OFF = [{"dedup": False}, {"classify": False}, {"coalesced_enqueue": False},
             {"virtual_warps": False}, {"high_degree": 0}]
 OPTIONS = [ALL_ON, *EACH_OFF, {"high_degree": 2}, {"near_far": True, "delta": 7.0},
-           {"near_far": False}]
+           {"near_far": False}, {"virtual_warps": True}, {"virtual_warps": True, "high_degree": 2}]
 OPTION_IDS = ["all-on", "no-dedup", "no-classify", "no-coalesced", "no-virtual-warps",
-              "no-high-degree", "high-degree-2", "near-far", "no-near-far"]
+              "no-high-degree", "high-degree-2", "near-far", "no-near-far", "paper-virtual-warps",
+              "paper-virtual-warps-high-degree-2"]
 NEAR_FAR_OPTIONS = [{}, {"dedup": False}, {"classify": False}, {"virtual_warps": False},
                     {"high_degree": 2}, {"delta": 1.0}, {"delta": 1e9}]
 
@@ -83,7 +84,11 @@ def test_near_far_defaults_and_refusals():
         warpath.sssp(road, 0, method="hbf", device="cuda", near_far=True, delta=0)
 
 
-@pytest.mark.parametrize("options", OPTIONS[:-2], ids=OPTION_IDS[:-2])
+CYCLE_OPTIONS = [(o, i) for o, i in zip(OPTIONS, OPTION_IDS) if "near_far" not in o]
+
+
+@pytest.mark.parametrize("options", [o for o, _ in CYCLE_OPTIONS],
+                         ids=[i for _, i in CYCLE_OPTIONS])
 @pytest.mark.parametrize("name,graph", negative_cycle_graphs(),
                          ids=[name for name, _ in negative_cycle_graphs()])
 def test_negative_cycle(name, graph, options):
@@ -149,6 +154,33 @@ def test_limit_with_negative_weights_is_refused():
 def test_bad_high_degree_is_a_clear_error():
     with pytest.raises(ValueError, match="high_degree"):
         warpath.sssp(gen.ring(4, seed=0), 0, method="hbf", device="cuda", high_degree=-1)
+
+
+def test_bad_virtual_warps_is_a_clear_error():
+    with pytest.raises(ValueError, match="virtual_warps"):
+        warpath.sssp(gen.ring(4, seed=0), 0, method="hbf", device="cuda", virtual_warps="grid")
+
+
+def test_block_balance_spreads_hubs_and_agrees_with_virtual_warps():
+    """The source's four children have 100, 3, 60 and 1 arcs (the last starts a chain):
+    their round deals 164 arcs over the block.  A tree, so no vertex is lowered twice:
+    distances, paths and relax counts agree exactly with the paper's virtual warps."""
+    tails, heads = [0, 0, 0, 0], [1, 2, 3, 4]
+    following = 5
+    for hub, degree in ((1, 100), (2, 3), (3, 60), (4, 1)):
+        tails += [hub] * degree
+        heads += list(range(following, following + degree))
+        following += degree
+    chain = list(range(following - 1, following + 20))  # from vertex 4's one child
+    tails += chain[:-1]
+    heads += chain[1:]
+    g = warpath.Graph.from_edges(tails, heads, np.arange(1, len(tails) + 1))
+    block = warpath.sssp(g, 0, method="hbf", device="cuda", high_degree=0)
+    paper = warpath.sssp(g, 0, method="hbf", device="cuda", high_degree=0, virtual_warps=True)
+    assert_matches_reference(g, 0, block)
+    np.testing.assert_array_equal(block.distances, paper.distances)
+    assert block.stats["relaxations"] == paper.stats["relaxations"] == g.num_edges
+    assert block.path(chain[-1]).tolist() == [0, 4, *chain]
 
 
 def test_auto_prefers_hbf_on_the_gpu_for_high_diameter_graphs():

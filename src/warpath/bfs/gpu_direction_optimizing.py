@@ -62,7 +62,7 @@ IN_ARCS, TALLY = 3, 5
 
 
 @functools.lru_cache(maxsize=None)
-def _steps(record: bool, heavy: int):
+def _steps(record: bool, heavy: int, balanced: bool = False):
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
     State: ``(levels, parents, unvisited, in_indptr, in_tails, tally, choices,
@@ -113,18 +113,18 @@ def _steps(record: bool, heavy: int):
             state[1][v] = u
         return True
 
-    push_step = claim_step(record, LANES, heavy)
+    push_step = claim_step(record, LANES, heavy, balanced)
     pull_step = pull(IN_ARCS, unvisited, parent_on_frontier, QUEUE, heavy)
     return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY)]
 
 
 @register("bfs", "direction-optimizing", "cuda", limit=True, auto_rank=0, auto_if=low_diameter,
           negative_weights=True,
-          options=("alpha", "beta", "high_degree", "loop"),
+          options=("alpha", "beta", "high_degree", "virtual_warps", "loop"),
           summary="direction-optimizing BFS: push rounds on small frontiers, pull rounds over "
                   "the reverse graph on large ones (Beamer et al.)")
 def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
-        high_degree=4096, loop="fast"):
+        high_degree=4096, virtual_warps=True, loop="fast"):
     """Direction-optimizing breadth-first search from ``source`` on the GPU.
 
     Parameters
@@ -140,6 +140,8 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
         Beamer's switching constants (see the module notes); non-negative.
     high_degree : int
         In push rounds, vertices of more arcs are expanded by the whole grid (0: off).
+    virtual_warps : True or "block"
+        How push rounds spread a frontier's arcs (see the ``queue`` method).
     loop : {"fast", "paper"}
         One persistent kernel, or one launch per step and a read-back per level.
 
@@ -162,10 +164,11 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
 
     from ..cuda.direction import new_tally
     from ..cuda.enactor import check_loop, enact
-    from .gpu_levels import LevelRun, check_high_degree
+    from .gpu_levels import LevelRun, check_high_degree, check_virtual_warps
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
+    balanced = check_virtual_warps(virtual_warps)
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not (isinstance(value, (int, float, np.number)) and value >= 0):
             raise ValueError(f"{name} must be a non-negative number, not {value!r}")
@@ -176,7 +179,7 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     choices = _cuda.to_device(np.zeros((3, 3), dtype=np.int64))
     state = bfs.state + (reverse.indptr, reverse.indices, tally, choices, np.int64(problem.m),
                          np.float64(alpha), np.float64(beta))
-    stats, _ = enact(problem, _steps(bfs.record, heavy), state, loop=loop,
+    stats, _ = enact(problem, _steps(bfs.record, heavy, balanced), state, loop=loop,
                      frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds)
     problem.tally.sync()
     pull_rounds = int(choices.copy_to_host()[:, 2].sum())

@@ -63,6 +63,20 @@ def check_high_degree(high_degree) -> int:
     return int(high_degree)
 
 
+def check_virtual_warps(virtual_warps) -> bool:
+    """Validate a ``virtual_warps`` option (True, or ``"block"``); True when the frontier's
+    arcs are to be dealt over blocks.
+
+    Examples
+    --------
+    >>> check_virtual_warps(True), check_virtual_warps("block")
+    (False, True)
+    """
+    if virtual_warps is True or virtual_warps == "block":
+        return virtual_warps == "block"
+    raise ValueError(f"virtual_warps must be True or 'block', not {virtual_warps!r}")
+
+
 class LevelRun:
     """The device state of one GPU BFS from ``source``.
 

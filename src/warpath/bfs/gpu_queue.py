@@ -40,8 +40,9 @@ cuda = None
 
 
 @functools.lru_cache(maxsize=None)
-def claim_step(record: bool, lanes: tuple, heavy: int):
-    """The push round: an advance over the frontier queue that claims unvisited heads.
+def claim_step(record: bool, lanes: tuple, heavy: int, balanced: bool = False):
+    """The push round: an advance over the frontier queue that claims unvisited heads
+    (``balanced``: arcs dealt over blocks instead of ``lanes``-wide virtual warps).
 
     State: ``(levels, parents, unvisited, ...)`` (:class:`~warpath.bfs.gpu_levels.LevelRun`);
     ``direction-optimizing`` reuses it for its push rounds.
@@ -68,14 +69,16 @@ def claim_step(record: bool, lanes: tuple, heavy: int):
             state[1][v] = u
         return True
 
-    return advance(frontier(lanes, heavy_degree=heavy), level_of, discover, QUEUE, heavy)
+    return advance(frontier(lanes, heavy_degree=heavy, balanced=balanced), level_of, discover,
+                   QUEUE, heavy)
 
 
 @register("bfs", "queue", "cuda", limit=True, auto_rank=1, negative_weights=True,
-          options=("high_degree", "loop"),
+          options=("high_degree", "virtual_warps", "loop"),
           summary="frontier-queue BFS: CAS-claimed levels, virtual warps, warp-aggregated "
                   "enqueue, high-degree vertices expanded by the whole grid")
-def run(graph, source, *, predecessors=True, limit=None, high_degree=4096, loop="fast"):
+def run(graph, source, *, predecessors=True, limit=None, high_degree=4096,
+        virtual_warps=True, loop="fast"):
     """Breadth-first search from ``source`` over a frontier queue on the GPU.
 
     Parameters
@@ -89,6 +92,9 @@ def run(graph, source, *, predecessors=True, limit=None, high_degree=4096, loop=
         The deepest level to explore; farther vertices get level -1.
     high_degree : int
         Vertices of more arcs are expanded by the whole grid (0: off).
+    virtual_warps : True or "block"
+        Frontier vertices expanded by virtual warps sized every round (H-BF 5.2), or
+        ``"block"``: each block's chunk of vertices has its arcs dealt evenly to its threads.
     loop : {"fast", "paper"}
         One persistent kernel, or one launch and one read-back per level.
 
@@ -108,11 +114,13 @@ def run(graph, source, *, predecessors=True, limit=None, high_degree=4096, loop=
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from .gpu_levels import LANES, LevelRun, check_high_degree
+    from .gpu_levels import LANES, LevelRun, check_high_degree, check_virtual_warps
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
+    balanced = check_virtual_warps(virtual_warps)
     bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
-    stats, _ = enact(bfs.problem, [claim_step(bfs.record, LANES, heavy)], bfs.state, loop=loop,
+    stats, _ = enact(bfs.problem, [claim_step(bfs.record, LANES, heavy, balanced)], bfs.state,
+                     loop=loop,
                      frontier=bfs.problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds)
     return bfs.finish(stats, loop=loop)

@@ -24,7 +24,7 @@ Examples
 >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
 >>> problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0)
 >>> relax = advance(thread_per_edge(), _demo_gather, _demo_visit)
->>> stats, negative = enact(problem, [relax], (problem.distances[0],))
+>>> stats, negative = enact(problem, [relax], (problem.distances[0], problem.inf))
 >>> problem.distances.copy_to_host().tolist(), negative
 ([[0, 3, 7]], False)
 """
@@ -208,7 +208,7 @@ def run_once(problem, step, state, graph=None) -> None:
     >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
     >>> problem = Problem(warpath.Graph.from_edges([0, 0], [1, 2], [3, 4]), 0)
     >>> run_once(problem, advance(thread_per_edge(), _demo_gather, _demo_visit),
-    ...          (problem.distances[0],))
+    ...          (problem.distances[0], problem.inf))
     >>> problem.distances.copy_to_host().tolist(), problem.tally.host_syncs
     ([[0, 3, 4]], 0)
     """

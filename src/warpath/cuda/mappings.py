@@ -13,7 +13,11 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
   not above (resident threads / frontier size), clamped to those bounds.
   ``heavy_degree=T`` keeps vertices of more than T arcs in a second queue that
   the whole grid expands together (H-BF section 5.3's dynamic parallelism,
-  done inside the persistent grid).
+  done inside the persistent grid).  ``balanced=True`` replaces the virtual
+  warps by a block-wide balance: a block takes a chunk of frontier vertices
+  (one per thread), sums their degrees and deals the chunk's arcs evenly to
+  its threads, so a vertex of 2,000 arcs beside ones of 3 keeps every lane
+  busy (Merrill et al.'s and Gunrock's load-balanced advance, per block).
 - :func:`vertex_groups`: every vertex, ``per_thread`` consecutive vertices a
   thread (Safari & Ebnenasir Alg. 8), for operators that walk arcs themselves.
 - :func:`tasks`: every (vertex, row) pair of a many-source problem, one thread
@@ -23,7 +27,7 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
 Examples
 --------
 >>> frontier(lanes=(4, 32), heavy_degree=4096)
-Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1)
+Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1, balanced=False, value_type='int64')
 >>> thread_per_edge().items(10, 40, 1)
 40
 """
@@ -52,12 +56,19 @@ class Mapping:
         Frontier vertices above this out-degree are expanded by the whole grid (0: off).
     per_thread : int
         Consecutive vertices per thread (``vertex-groups``).
+    balanced : bool
+        ``frontier`` only: arcs dealt evenly over a block's threads (``lanes`` unused).
+    value_type : str
+        ``balanced`` only: the numpy type of the value a method's ``gather`` returns
+        (a distance, a level), kept in shared memory for the lanes that visit the arcs.
     """
 
     kind: str
     lanes: tuple = (1, 1)
     heavy_degree: int = 0
     per_thread: int = 1
+    balanced: bool = False
+    value_type: str = "int64"
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -70,6 +81,8 @@ class Mapping:
             raise ValueError(f"lanes {self.lanes}: the lower bound is above the upper")
         if self.heavy_degree < 0 or self.per_thread < 1:
             raise ValueError("heavy_degree must be >= 0 and per_thread >= 1")
+        if self.balanced and self.kind != "frontier":
+            raise ValueError(f"only a frontier mapping can be balanced, not {self.kind!r}")
 
     def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
         """How many threads one pass wants (the grid size before capping).
@@ -85,6 +98,8 @@ class Mapping:
             return -(-num_vertices // self.per_thread)
         if self.kind == "tasks":
             return num_vertices * rows
+        if self.balanced:  # the work is the arcs, dealt evenly
+            return max(num_vertices, num_edges)
         return num_vertices * self.lanes[1]
 
     @property
@@ -126,17 +141,22 @@ def thread_per_vertex() -> Mapping:
     return Mapping("vertices")
 
 
-def frontier(lanes=1, heavy_degree: int = 0) -> Mapping:
-    """The vertices of a frontier queue; ``lanes`` an int or a ``(low, high)`` range.
+def frontier(lanes=1, heavy_degree: int = 0, balanced: bool = False,
+             value_type: str = "int64") -> Mapping:
+    """The vertices of a frontier queue; ``lanes`` an int or a ``(low, high)`` range, or
+    ``balanced`` arcs dealt over each block (``value_type``: what ``gather`` returns).
 
     Examples
     --------
     >>> frontier().lanes, frontier(8).lanes
     ((1, 1), (8, 8))
+    >>> frontier(balanced=True, value_type="float32").balanced
+    True
     """
     if isinstance(lanes, int):
         lanes = (lanes, lanes)
-    return Mapping("frontier", tuple(lanes), int(heavy_degree))
+    return Mapping("frontier", tuple(lanes), int(heavy_degree), 1, bool(balanced),
+                   str(value_type))
 
 
 def vertex_groups(per_thread: int) -> Mapping:

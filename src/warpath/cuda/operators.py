@@ -169,7 +169,8 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
             return count
     elif kind == "frontier":
         @cuda.jit(device=True)
-        def op(graph, frontier, state, conv, rows, r, thread, stride):
+        def in_warps(graph, frontier, state, conv, r, thread, stride):
+            """H-BF 5.2: each vertex of the queue expanded by a virtual warp."""
             count = 0
             size = frontier[1][r % 3]
             queue = frontier[0][r % 2]
@@ -181,15 +182,107 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
                 i = start + thread // lanes
                 if i < size:
                     count += expand(graph, frontier, state, conv, 0, queue[i], r, lane, lanes)
+            return count
+
+        @cuda.jit(device=True)
+        def heavies(graph, frontier, state, conv, r, thread, stride):
+            """H-BF 5.3: each heavy vertex expanded by the whole grid, arcs striped over it."""
+            count = 0
             if heavy_in > 0:
-                # H-BF 5.3: each heavy vertex expanded by the whole grid, arcs striped over it.
                 heavy = frontier[2][r % 2]
                 for i in range(frontier[3][r % 3]):
                     count += expand(graph, frontier, state, conv, 0, heavy[i], r, thread, stride)
             return count
+
+        if mapping.balanced:
+            op = _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued,
+                                    heavy_out)
+        else:
+            @cuda.jit(device=True)
+            def op(graph, frontier, state, conv, rows, r, thread, stride):
+                return (in_warps(graph, frontier, state, conv, r, thread, stride)
+                        + heavies(graph, frontier, state, conv, r, thread, stride))
     else:
         raise ValueError(f"advance does not take a {kind!r} mapping")
     return Operator(op, mapping)
+
+
+def _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued: bool,
+                       heavy_out: int):
+    """The frontier advance with arcs dealt evenly over each block (``mapping.balanced``).
+
+    A block takes chunks of as many frontier vertices as it has threads (chunk
+    ``b``, ``b + blocks``, ...).  Each thread gathers one vertex of the chunk
+    (an inactive one counts 0 arcs); a block-wide prefix sum of the degrees
+    numbers the chunk's arcs 0 .. total - 1, and thread ``t`` visits arcs ``t``,
+    ``t + threads``, ..., finding each arc's vertex by a binary search in the
+    prefix sums.  The vertex, its first arc and its gathered value wait in
+    shared memory.  Every lane of a block runs the same trip counts (the
+    barriers and the warp-aggregated enqueue need it).
+
+    A frontier smaller than :data:`BALANCE_FROM` of the grid's threads goes to
+    virtual warps instead (``in_warps``): each of its vertices gets a warp of 16
+    or 32 lanes there, balanced enough, and a round of a road graph's thousands
+    is latency, which the chunk's barriers and search would lengthen.  Heavy
+    vertices are expanded by the whole grid (``heavies``) either way.
+    """
+    import numba
+    import numpy as np
+
+    from .runtime import THREADS
+    from .scan import block_inclusive_scan, upper_bound
+
+    value_type = numba.from_dtype(np.dtype(mapping.value_type))
+    few = BALANCE_FROM
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        size = frontier[1][r % 3]
+        if size * few <= stride:
+            return (in_warps(graph, frontier, state, conv, r, thread, stride)
+                    + heavies(graph, frontier, state, conv, r, thread, stride))
+        ends = cuda.shared.array(THREADS, numba.int64)
+        bases = cuda.shared.array(THREADS, numba.int64)
+        owners = cuda.shared.array(THREADS, numba.int64)
+        values = cuda.shared.array(THREADS, value_type)
+        indptr, heads, weights = graph[0], graph[1], graph[2]
+        count = 0
+        queue = frontier[0][r % 2]
+        tid = cuda.threadIdx.x
+        for chunk in range(cuda.blockIdx.x * THREADS, size, cuda.gridDim.x * THREADS):
+            i = chunk + tid
+            degree = 0
+            if i < size:
+                u = queue[i]
+                active, du = gather(state, 0, u, r)
+                if active:
+                    degree = indptr[u + 1] - indptr[u]
+                    owners[tid] = u
+                    values[tid] = du
+            total = block_inclusive_scan(ends, tid, degree)
+            if degree > 0:
+                bases[tid] = indptr[owners[tid]] - (ends[tid] - degree)
+            cuda.syncthreads()
+            for k in range(tid, (total + THREADS - 1) // THREADS * THREADS, THREADS):
+                keep = False
+                v = 0
+                if k < total:
+                    j = upper_bound(ends, 0, THREADS, k)
+                    e = bases[j] + k
+                    v = heads[e]
+                    keep = visit(state, 0, owners[j], values[j], v, weights[e], e, r, conv)
+                    count += 1
+                if queued:
+                    push(graph, frontier, v, keep, r, heavy_out, conv)
+            cuda.syncthreads()  # the chunk's shared entries are read: the next may write
+        return count + heavies(graph, frontier, state, conv, r, thread, stride)
+
+    return op
+
+
+#: A balanced frontier advance deals arcs over blocks only when the frontier holds more
+#: vertices than 1 / BALANCE_FROM of the grid's threads (see :func:`_balanced_frontier`).
+BALANCE_FROM = 16
 
 
 @functools.lru_cache(maxsize=None)
@@ -265,11 +358,17 @@ def compute(mapping, work) -> Operator:
 
 @cuda.jit(device=True)
 def _demo_gather(state, row, u, r):
-    """Docstring example: every vertex active, carrying its distance."""
-    return True, state[0][u]
+    """Docstring example: every reached vertex active, carrying its distance (``state`` is
+    ``(distances, infinity)``; an unreached tail's infinity plus a weight would overflow)."""
+    du = state[0][u]
+    return du != state[1], du
 
 
 @cuda.jit(device=True)
 def _demo_visit(state, row, u, du, v, w, e, r, conv):
-    """Docstring example: an atomic relax that reports a change."""
-    return cuda.atomic.min(state[0], v, du + w) > du + w
+    """Docstring example: an atomic relax that reports a change (to the caller, and to the
+    round's flag, so that the enactor runs another round)."""
+    lowered = cuda.atomic.min(state[0], v, du + w) > du + w
+    if lowered:
+        mark_changed(conv, r)
+    return lowered
