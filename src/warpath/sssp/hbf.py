@@ -32,7 +32,7 @@ optimization is a keyword option, all on by default:
   instead (a prefix sum of a chunk's degrees in shared memory, then a search
   per arc), since on skewed degrees a 4-lane warp holding a vertex of 3,000
   arcs keeps its warp busy long after the others are done (H100: R-MAT 2M
-  vertices 12.7 -> 8.0 ms, a power-law graph of 820K vertices 15.5 -> 5.0 ms;
+  vertices 12.7 -> 8.9 ms, a power-law graph of 820K vertices 15.5 -> 5.2 ms;
   ``docs/performance.md``).  Small frontiers keep the virtual warps.
 - ``high_degree`` (Sec. 5.3): vertices of more than this many arcs (4096, the
   paper's T_DP) are kept in a second queue that the whole persistent grid
