@@ -164,11 +164,12 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
 
     from ..cuda.direction import new_tally
     from ..cuda.enactor import check_loop, enact
-    from .gpu_levels import LevelRun, check_high_degree, check_virtual_warps
+    from ..cuda.mappings import frontier_lanes
+    from .gpu_levels import LevelRun, check_high_degree
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
-    balanced = check_virtual_warps(virtual_warps)
+    _, balanced = frontier_lanes(virtual_warps, one_thread=False)
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not (isinstance(value, (int, float, np.number)) and value >= 0):
             raise ValueError(f"{name} must be a non-negative number, not {value!r}")

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..cuda.device_graph import device_graph
 from ..cuda.distances import device_full
+from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
 from ..result import BFSResult
 
@@ -31,7 +32,7 @@ from ..result import BFSResult
 UNVISITED = -1
 
 #: Threads per frontier vertex: a virtual warp sized every round (H-BF section 5.2).
-LANES = (4, 32)
+LANES = VIRTUAL_WARP_LANES
 
 
 def rounds_for(limit, num_vertices: int) -> int:
@@ -61,20 +62,6 @@ def check_high_degree(high_degree) -> int:
         raise ValueError(f"high_degree must be a non-negative integer (0: off), "
                          f"not {high_degree!r}")
     return int(high_degree)
-
-
-def check_virtual_warps(virtual_warps) -> bool:
-    """Validate a ``virtual_warps`` option (True, or ``"block"``); True when the frontier's
-    arcs are to be dealt over blocks.
-
-    Examples
-    --------
-    >>> check_virtual_warps(True), check_virtual_warps("block")
-    (False, True)
-    """
-    if virtual_warps is True or virtual_warps == "block":
-        return virtual_warps == "block"
-    raise ValueError(f"virtual_warps must be True or 'block', not {virtual_warps!r}")
 
 
 class LevelRun:

@@ -114,13 +114,14 @@ def run(graph, source, *, predecessors=True, limit=None, high_degree=4096,
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from .gpu_levels import LANES, LevelRun, check_high_degree, check_virtual_warps
+    from ..cuda.mappings import frontier_lanes
+    from .gpu_levels import LevelRun, check_high_degree
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
-    balanced = check_virtual_warps(virtual_warps)
+    lanes, balanced = frontier_lanes(virtual_warps, one_thread=False)
     bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
-    stats, _ = enact(bfs.problem, [claim_step(bfs.record, LANES, heavy, balanced)], bfs.state,
-                     loop=loop,
-                     frontier=bfs.problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds)
+    stats, _ = enact(bfs.problem, [claim_step(bfs.record, lanes, heavy, balanced)], bfs.state,
+                     loop=loop, frontier=bfs.problem.frontier(heavy_degree=heavy),
+                     max_rounds=bfs.max_rounds)
     return bfs.finish(stats, loop=loop)

@@ -36,9 +36,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from numba import cuda
 
+from ..errors import OptionError
+
 KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks")
+
+#: H-BF section 5.2's virtual warps: 4 to 32 lanes a frontier vertex, sized every round.
+VIRTUAL_WARP_LANES = (4, 32)
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,31 @@ def frontier(lanes=1, heavy_degree: int = 0, balanced: bool = False,
         lanes = (lanes, lanes)
     return Mapping("frontier", tuple(lanes), int(heavy_degree), 1, bool(balanced),
                    str(value_type))
+
+
+def frontier_lanes(virtual_warps, one_thread: bool = True):
+    """``(lanes, balanced)`` for a method's ``virtual_warps`` option, for :func:`frontier`.
+
+    True: the paper's virtual warps; ``"block"``: the same on small frontiers,
+    arcs dealt over blocks on wide ones; False (where ``one_thread`` allows it):
+    one thread per vertex.
+
+    Raises
+    ------
+    OptionError
+        For any other value.
+
+    Examples
+    --------
+    >>> frontier_lanes(True), frontier_lanes("block"), frontier_lanes(False)
+    (((4, 32), False), ((4, 32), True), ((1, 1), False))
+    """
+    if isinstance(virtual_warps, (bool, np.bool_)) and (virtual_warps or one_thread):
+        return (VIRTUAL_WARP_LANES if virtual_warps else (1, 1)), False
+    if isinstance(virtual_warps, str) and virtual_warps == "block":
+        return VIRTUAL_WARP_LANES, True
+    allowed = "True, False or 'block'" if one_thread else "True or 'block'"
+    raise OptionError(f"virtual_warps must be {allowed}, not {virtual_warps!r}")
 
 
 def vertex_groups(per_thread: int) -> Mapping:

@@ -194,20 +194,19 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
                     count += expand(graph, frontier, state, conv, 0, heavy[i], r, thread, stride)
             return count
 
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            return (in_warps(graph, frontier, state, conv, r, thread, stride)
+                    + heavies(graph, frontier, state, conv, r, thread, stride))
+
         if mapping.balanced:
-            op = _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued,
-                                    heavy_out)
-        else:
-            @cuda.jit(device=True)
-            def op(graph, frontier, state, conv, rows, r, thread, stride):
-                return (in_warps(graph, frontier, state, conv, r, thread, stride)
-                        + heavies(graph, frontier, state, conv, r, thread, stride))
+            op = _balanced_frontier(mapping, op, heavies, gather, visit, push, queued, heavy_out)
     else:
         raise ValueError(f"advance does not take a {kind!r} mapping")
     return Operator(op, mapping)
 
 
-def _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued: bool,
+def _balanced_frontier(mapping, unbalanced, heavies, gather, visit, push, queued: bool,
                        heavy_out: int):
     """The frontier advance with arcs dealt evenly over each block (``mapping.balanced``).
 
@@ -221,10 +220,11 @@ def _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued: 
     barriers and the warp-aggregated enqueue need it).
 
     A frontier smaller than :data:`BALANCE_FROM` of the grid's threads goes to
-    virtual warps instead (``in_warps``): each of its vertices gets a warp of 16
-    or 32 lanes there, balanced enough, and a round of a road graph's thousands
-    is latency, which the chunk's barriers and search would lengthen.  Heavy
-    vertices are expanded by the whole grid (``heavies``) either way.
+    the virtual-warp advance instead (``unbalanced``, heavy vertices included):
+    each of its vertices gets a warp of 16 or 32 lanes there, balanced enough,
+    and a round of a road graph's thousands is latency, which the chunk's
+    barriers and search would lengthen.  Heavy vertices are expanded by the
+    whole grid (``heavies``) either way.
     """
     import numba
     import numpy as np
@@ -239,8 +239,7 @@ def _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued: 
     def op(graph, frontier, state, conv, rows, r, thread, stride):
         size = frontier[1][r % 3]
         if size * few <= stride:
-            return (in_warps(graph, frontier, state, conv, r, thread, stride)
-                    + heavies(graph, frontier, state, conv, r, thread, stride))
+            return unbalanced(graph, frontier, state, conv, rows, r, thread, stride)
         ends = cuda.shared.array(THREADS, numba.int64)
         bases = cuda.shared.array(THREADS, numba.int64)
         owners = cuda.shared.array(THREADS, numba.int64)
@@ -252,16 +251,18 @@ def _balanced_frontier(mapping, in_warps, heavies, gather, visit, push, queued: 
         for chunk in range(cuda.blockIdx.x * THREADS, size, cuda.gridDim.x * THREADS):
             i = chunk + tid
             degree = 0
+            first = 0
             if i < size:
                 u = queue[i]
                 active, du = gather(state, 0, u, r)
                 if active:
-                    degree = indptr[u + 1] - indptr[u]
+                    first = indptr[u]
+                    degree = indptr[u + 1] - first
                     owners[tid] = u
                     values[tid] = du
             total = block_inclusive_scan(ends, tid, degree)
-            if degree > 0:
-                bases[tid] = indptr[owners[tid]] - (ends[tid] - degree)
+            if degree > 0:  # arc k of the chunk's run is arc bases[j] + k of the graph
+                bases[tid] = first - (ends[tid] - degree)
             cuda.syncthreads()
             for k in range(tid, (total + THREADS - 1) // THREADS * THREADS, THREADS):
                 keep = False

@@ -60,7 +60,8 @@ else:
         Each warp scans its 32 values with ``shfl_up_sync`` (5 steps), the last
         lane of each warp writes the warp's total at the warp's last entry, and
         after one barrier each thread adds the totals of the warps before its own
-        (at most 7 reads of shared memory for 256 threads).  Two barriers in all.
+        (at most 7 reads of shared memory for 256 threads), then writes its sum
+        back.  Three barriers in all.
         """
         lane = tid % 32
         offset = 1

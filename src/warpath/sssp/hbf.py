@@ -129,15 +129,16 @@ def _classification(dgraph):
 
 @functools.lru_cache(maxsize=None)
 def _steps(packing, dedup: bool, classify: bool, source_class: bool,
-           aggregated: bool, lanes: tuple, heavy: int, near_far: bool, balanced=None):
+           aggregated: bool, lanes: tuple, heavy: int, near_far: bool, balanced: bool,
+           value_type: str):
     """The round's steps and the final passes for one set of options.
 
     ``packing`` is the distance dtype's name for 32-bit distances (the packed
-    words), or None; ``balanced`` the distance dtype's name when the frontier's
-    arcs are dealt over blocks (``virtual_warps="block"``), else None.  State: ``(d, info, classes, inf, floor, source, buckets,
-    piles, pile_counts, far_stamp, delta)``: ``d`` the distance row, ``info``
-    the packed words or the round stamps; the rest serve ``near_far`` (see
-    :func:`_working_arrays`).
+    words), or None; ``balanced``: the frontier's wide rounds dealt over blocks
+    (``virtual_warps="block"``), ``value_type`` the distance dtype's name.  State:
+    ``(d, info, classes, inf, floor, source, buckets, piles, pile_counts, far_stamp,
+    delta)``: ``d`` the distance row, ``info`` the packed words or the round stamps;
+    the rest serve ``near_far`` (see :func:`_working_arrays`).
     """
     global cuda
     from numba import cuda
@@ -296,8 +297,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         state[0][v] = unpack(state, state[1][v])
         return False
 
-    mapping = frontier(lanes, heavy_degree=heavy, balanced=balanced is not None,
-                       value_type=balanced or "int64")
+    mapping = frontier(lanes, heavy_degree=heavy, balanced=balanced, value_type=value_type)
     round_step = [advance(mapping, gather, relax, QUEUE, heavy, aggregated)]
     if near_far:
         round_step.insert(0, filter_items(far_pile, promote, QUEUE, heavy))
@@ -306,9 +306,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     return tuple(round_step), sinks, unpacking
 
 
-def _check_options(high_degree, limit, graph, virtual_warps):
-    if virtual_warps not in (True, False, "block"):
-        raise OptionError(f"virtual_warps must be True, False or 'block', not {virtual_warps!r}")
+def _check_options(high_degree, limit, graph):
     if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
             or high_degree < 0:
         raise OptionError(f"high_degree must be a non-negative integer (0: off), "
@@ -377,10 +375,12 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     from numba import cuda as _cuda
 
     from ..cuda.enactor import enact, run_once
+    from ..cuda.mappings import frontier_lanes
     from ..cuda.problem import Problem
 
     problem = Problem(graph, source)
-    _check_options(high_degree, limit, problem.graph, virtual_warps)
+    _check_options(high_degree, limit, problem.graph)
+    lanes, balanced = frontier_lanes(virtual_warps)
     near_far, delta = _near_far_choice(problem.graph, near_far, delta)
     n, dtype = problem.n, problem.dtype
     packed = dtype.itemsize == 4
@@ -394,12 +394,11 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     state = (d, info, classes, problem.inf, problem.floor,
              problem.graph.indices.dtype.type(problem.source),
              buckets, piles, pile_counts, far_stamp, np.float64(delta), lowest)
-    lanes = (4, 32) if virtual_warps else (1, 1)
     heavy = int(high_degree) if high_degree else 0
     round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
                                           bool(classify) and not parallel,
                                           bool(coalesced_enqueue), lanes, heavy, near_far,
-                                          dtype.name if virtual_warps == "block" else None)
+                                          balanced, dtype.name)
     queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
                               repeats=not dedup)
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
