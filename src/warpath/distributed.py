@@ -250,10 +250,10 @@ def _distance_rows(result, sources, h, dtype) -> np.ndarray:
     """A batch's distances on the host in ``dtype``, shifted back by Johnson's
     ``d(s, t) = d_h(s, t) - h[s] + h[t]`` on reached entries when ``h`` is given.
 
-    Reads the method's own array (``_arrays``, before the result's float64 and
+    Reads the method's own array (``stored_distances``, before the result's float64 and
     int64 conversions), so rows already in ``dtype`` are not copied at all.
     """
-    raw = result._arrays._raw()
+    raw = result.stored_distances
     if h is None and raw.dtype == dtype:
         return raw
     rows = np.empty(raw.shape, dtype=dtype)

@@ -461,6 +461,24 @@ class DistanceMatrix(_SourceRows):
     predecessors = SSSPResult.predecessors
     device_distances = SSSPResult.device_distances
 
+    @property
+    def stored_distances(self) -> np.ndarray:
+        """The distances on the host in the type the method stored them, not converted.
+
+        Integer types mark an unreached pair with their largest value
+        (:func:`warpath.apsp.matrices.unreached_value`), floats with ``inf``.
+        Reading these instead of :attr:`distances` skips a float64 copy of the
+        whole matrix (8 bytes per pair).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> m = warpath.apsp(warpath.Graph.from_edges([0], [1], [4]), dtype="int32")
+        >>> m.stored_distances.dtype, m.stored_distances.tolist()
+        (dtype('int32'), [[0, 4], [2147483647, 0]])
+        """
+        return self._arrays._raw()
+
     def distance_blocks(self):
         """``(rows, block)`` pairs: the float64 distances a block of rows at a time.
 
@@ -476,7 +494,7 @@ class DistanceMatrix(_SourceRows):
         """
         if "distances" in self._arrays._cache:
             return iter([(slice(None), self.distances)])
-        return float_blocks(self._arrays._raw())
+        return float_blocks(self.stored_distances)
 
     def row(self, source) -> SSSPResult:
         """The single-source result for ``source`` (one of :attr:`sources`).

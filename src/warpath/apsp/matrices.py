@@ -318,7 +318,7 @@ def convert(result: DistanceMatrix, output: Output) -> DistanceMatrix:
     """
     from .memory import in_chunks
 
-    raw = result._arrays._raw()
+    raw = result.stored_distances
     predecessors = result.predecessors
     matrices = RowMatrices(raw.shape[0], raw.shape[1], raw.dtype, unreached_value(raw.dtype),
                            predecessors is not None, output)

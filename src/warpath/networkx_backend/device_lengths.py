@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dtypes import unreached_value
+from .results import SharedObjects, lengths_in_order
+
+
 def configured_device() -> str:
     """``nx.config.backends.warpath.device``, or ``"auto"`` when networkx has no such setting.
 
@@ -60,15 +64,9 @@ def _gpu_chosen(G, cutoff, device) -> bool:
 def _as_dict(G, source, distances, exact):
     """``{node: length}`` of one row: the source, then reached nodes by distance, ties in
     graph order."""
-    order, reached = _row_orders(distances[None, :], np.array([source]))
-    return _lengths(G, source, order[0, :reached[0]], exact if exact is not None else distances)
-
-
-def _lengths(G, source, order, values):
-    """The dict of one row's reached nodes in ``order`` (see :func:`_row_orders`)."""
-    lengths = dict(zip(G.nodes_at(order), values[order].tolist()))
-    lengths[G.nodes[source]] = 0   # networkx's int 0, also for float weights
-    return lengths
+    order, reached, _ = _ordered_rows(distances[None, :], np.array([source]))
+    row = order[0, :reached[0]]
+    return lengths_in_order(G, row, (exact if exact is not None else distances)[row], (source,))
 
 
 def lengths_from(G, starts, cutoff, *, device=None):
@@ -122,25 +120,56 @@ def all_pairs_lengths(G, cutoff, *, device=None):
 #: Bytes of distances one multi_source call on the GPU may hand back at once (all pairs of a
 #: 5,000-node graph in one call: 100-200 MB).
 ROWS_BYTES = 256 * 2**20
-#: Rows per sorting task of the host threads that order the rows (see :func:`_row_orders`).
+#: Rows per sorting task of the host threads that order the rows (see :func:`_ordered_rows`).
 SORT_ROWS = 64
 
 
-def _row_orders(distances, sources):
-    """Each row's nodes by distance, ties in graph order, its source first: ``(order,
-    reached)`` (``order[i, :reached[i]]`` are row i's reached nodes).
+def _ordered_rows(stored, sources):
+    """A block of rows as the GPU stored them, each row's nodes by distance, ties in graph
+    order, its source first: ``(order, reached, ordered)``.
 
-    numpy sorts without holding the GIL, so the caller runs this on host threads
-    while it builds the previous rows' dicts."""
-    keys = distances.copy()
+    ``order[i, :reached[i]]`` are row i's reached nodes and ``ordered`` the distances in
+    that order.  numpy sorts and gathers without holding the GIL, so the caller runs
+    this on host threads while it builds the previous rows' dicts.
+
+    Examples
+    --------
+    >>> order, reached, ordered = _ordered_rows(np.array([[3.0, 0.0, np.inf, 0.0]]), [3])
+    >>> order[0, :reached[0]].tolist(), ordered[0, :reached[0]].tolist()
+    ([3, 1, 0], [0.0, 0.0, 3.0])
+    """
+    keys = stored.copy()
     keys[np.arange(len(sources)), sources] = -1   # the source first, before other 0s
     order = np.argsort(keys, axis=1, kind="stable")
-    return order, np.isfinite(distances).sum(axis=1)
+    reached = (stored != unreached_value(stored.dtype)).sum(axis=1)
+    return order, reached, np.take_along_axis(stored, order, axis=1)
+
+
+def rows_on_gpu(graph, sources):
+    """The distances from ``sources`` of a :class:`warpath.Graph`, through
+    ``warpath.multi_source``, on the host as the GPU stored them (float64 for float
+    weights: networkx sums in float64).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0, 1], [1, 2], [2, 5])
+    >>> rows_on_gpu(g, np.arange(1, 3)).tolist()
+    [[2147483647, 0, 5], [2147483647, 2147483647, 0]]
+    """
+    import warpath
+
+    block = warpath.multi_source(graph, sources, device="cuda", predecessors=False)
+    stored = block.stored_distances
+    if stored.dtype.kind == "f" and stored.dtype != np.float64:
+        return block.distances
+    return stored
 
 
 def _all_pairs_rows(G):
     """All rows on the GPU, in a few ``multi_source`` calls; rows ordered on host threads
-    while the dicts are built (the dicts, ~100 ns an entry, are most of the time)."""
+    while the dicts are built.  The dicts (25M entries for 5,000 nodes) are most of the
+    time: their keys and integer values come from one :class:`SharedObjects`."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
@@ -154,18 +183,17 @@ def _all_pairs_rows(G):
             result = warpath.sssp(graph, s, device="cuda", predecessors=False)
             yield G.nodes[s], _as_dict(G, s, result.distances, result.exact_distances)
         return
+    shared = SharedObjects(G)
     chunk = max(1, min(n, ROWS_BYTES // (8 * n)))
     with ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
         for start in range(0, n, chunk):
             sources = np.arange(start, min(start + chunk, n))
-            block = warpath.multi_source(graph, sources, device="cuda", predecessors=False)
-            distances = block.distances
-            values = distances if block.exact_distances is None else block.exact_distances
-            parts = [pool.submit(_row_orders, distances[i:i + SORT_ROWS],
-                                 sources[i:i + SORT_ROWS])
+            stored = rows_on_gpu(graph, sources)
+            parts = [pool.submit(_ordered_rows, stored[i:i + SORT_ROWS], sources[i:i + SORT_ROWS])
                      for i in range(0, len(sources), SORT_ROWS)]
             for i, part in zip(range(0, len(sources), SORT_ROWS), parts):
-                order, reached = part.result()
-                for j in range(order.shape[0]):
-                    s = int(sources[i + j])
-                    yield G.nodes[s], _lengths(G, s, order[j, :reached[j]], values[i + j])
+                order, reached, ordered = part.result()
+                for j, s in enumerate(sources[i:i + SORT_ROWS]):
+                    row = slice(0, reached[j])
+                    yield shared.nodes[s], lengths_in_order(G, order[j, row], ordered[j, row],
+                                                            (s,), shared)

@@ -77,8 +77,11 @@ def lengths(graph, order, values, sources=()):
     return lengths_in_order(graph, order, values[order], sources)
 
 
-def lengths_in_order(graph, order, ordered_values, sources=()):
+def lengths_in_order(graph, order, ordered_values, sources=(), shared=None):
     """:func:`lengths` with the values already aligned with ``order``.
+
+    ``shared``: a :class:`SharedObjects` of ``graph``, when this dict is one of
+    many (all pairs): keys and integer values then come from it.
 
     Examples
     --------
@@ -87,20 +90,74 @@ def lengths_in_order(graph, order, ordered_values, sources=()):
     >>> g = BackendGraph.from_networkx(nx.path_graph(3))
     >>> lengths_in_order(g, np.array([1, 2]), np.array([0.0, 2.5]), sources=[1])
     {1: 0, 2: 2.5}
+    >>> lengths_in_order(g, np.array([1, 2]), np.array([0, 3]), [1], SharedObjects(g))
+    {1: 0, 2: 3}
     """
-    result = {}
-    # In chunks: each chunk's new int objects go into the dict while still in cache.  On
-    # Bremen (33K entries, after gc.collect() and a networkx call whose freed objects leave
-    # the allocator's pools scattered) 4.0 ms instead of 4.5; the same on a fresh heap.
-    for start in range(0, order.size, DICT_CHUNK):
-        chunk = slice(start, start + DICT_CHUNK)
-        result.update(zip(graph.nodes_at(order[chunk]), ordered_values[chunk].tolist()))
+    if shared is not None:
+        result = dict(zip(shared.keys(order), shared.values(ordered_values)))
+    else:
+        result = {}
+        # In chunks: each chunk's new int objects go into the dict while still in cache.  On
+        # Bremen (33K entries, after gc.collect() and a networkx call whose freed objects
+        # leave the allocator's pools scattered) 4.0 ms instead of 4.5; the same on a fresh
+        # heap.
+        for start in range(0, order.size, DICT_CHUNK):
+            chunk = slice(start, start + DICT_CHUNK)
+            result.update(zip(graph.nodes_at(order[chunk]), ordered_values[chunk].tolist()))
     if ordered_values.dtype.kind == "f":
         nodes = graph.nodes
         for s in sources:
             if nodes[s] in result and result[nodes[s]] == 0:
                 result[nodes[s]] = 0
     return result
+
+
+class SharedObjects:
+    """The keys and integer values of many dicts over one graph, each one Python object.
+
+    An all-pairs answer of 5,000 nodes holds 25M entries.  Made fresh for
+    each dict, its keys and values are 50M new Python objects, which cost
+    more than the dicts' own inserts (``docs/performance.md``); taken from
+    here, every dict refers to the graph's node objects and to one int object
+    per distance value.  Integer values are shared while they lie in
+    ``[0, limit]``; other values are made fresh (``tolist()``).
+
+    Examples
+    --------
+    >>> import networkx as nx, numpy as np
+    >>> from warpath.networkx_backend.graph import BackendGraph
+    >>> shared = SharedObjects(BackendGraph.from_networkx(nx.path_graph(3)), limit=10)
+    >>> a, b = shared.values(np.array([0, 7])), shared.values(np.array([7, 20]))
+    >>> a, b, a[1] is b[0], shared.keys(np.array([2, 0]))
+    ([0, 7], [7, 20], True, [2, 0])
+    """
+
+    def __init__(self, graph, limit=1 << 20):
+        nodes = graph.node_array
+        if nodes.dtype != object:
+            nodes = np.empty(len(graph.nodes), dtype=object)
+            nodes[:] = graph.nodes
+        self.nodes = nodes
+        self.limit = limit
+        self._ints = np.empty(0, dtype=object)
+
+    def keys(self, positions) -> list:
+        """The node objects at ``positions`` (an integer array), as a list."""
+        return self.nodes[positions].tolist()
+
+    def values(self, values) -> list:
+        """``values`` (a numpy array) as a list of Python numbers, shared ints where it can."""
+        if values.dtype.kind not in "iu" or values.size == 0:
+            return values.tolist()
+        low, high = values.min(), values.max()
+        if low < 0 or high > self.limit:
+            return values.tolist()
+        if high >= len(self._ints):
+            grown = np.empty(int(high) + 1, dtype=object)
+            grown[:len(self._ints)] = self._ints
+            grown[len(self._ints):] = list(range(len(self._ints), len(grown)))
+            self._ints = grown
+        return self._ints[values].tolist()
 
 
 def value(values, i, sources=()):

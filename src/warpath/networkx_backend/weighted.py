@@ -27,8 +27,8 @@ from . import device_lengths
 from .bellman_ford_order import bellman_ford_scan
 from .bidirectional_dijkstra import bidirectional_dijkstra as _bidirectional_scan
 from .dijkstra_order import dijkstra_scan, tight_predecessors
-from .results import (grouped_lists, index_or_none, lengths, lengths_in_order, node_of,
-                      paths_by_parent, value, walk_back)
+from .results import (SharedObjects, grouped_lists, index_or_none, lengths, lengths_in_order,
+                      node_of, paths_by_parent, value, walk_back)
 
 
 def _source_indices(G, sources):
@@ -508,8 +508,10 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     if on_device is not None:
         yield from on_device
         return
-    for n in G:
-        yield (n, single_source_dijkstra_path_length(G, n, cutoff=cutoff, weight=weight))
+    shared = SharedObjects(G)   # one key object per node and one int per length, for all rows
+    for s, n in enumerate(G):
+        run = _run_dijkstra(G, [s], cutoff, record=False)
+        yield (n, lengths_in_order(G, run.order, run.order_dist, (s,), shared))
 
 
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
