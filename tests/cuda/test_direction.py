@@ -7,8 +7,8 @@ from numba import cuda
 
 import warpath
 from warpath import generators as gen
-from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, either, frontier_degrees,
-                                    new_tally, pull)
+from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, direction_arrays, either,
+                                    frontier_degrees, pull)
 from warpath.cuda.enactor import enact
 from warpath.cuda.mappings import frontier
 from warpath.cuda.operators import QUEUE, advance
@@ -50,7 +50,7 @@ def _levels(graph, source, choose, rounds=None):
     problem = Problem(graph, source)
     reverse = problem.graph.reverse()
     levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
-    sums = new_tally(problem.graph.degree(source), reverse.degree(source))
+    sums, _ = direction_arrays(problem, problem.graph.degree(source), reverse.degree(source))
     seen = cuda.to_device(np.full(graph.num_vertices + 1, -1, dtype=np.int64))
     state = (levels, reverse.indptr, reverse.indices, sums, seen)
     push = advance(frontier(4), level_of, claim_head, QUEUE)

@@ -160,9 +160,7 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     >>> bool((a.levels == b.levels).all()), a.stats["pull_rounds"] >= 1
     (True, True)
     """
-    from numba import cuda as _cuda
-
-    from ..cuda.direction import new_tally
+    from ..cuda.direction import direction_arrays
     from ..cuda.enactor import check_loop, enact
     from ..cuda.mappings import frontier_lanes
     from .gpu_levels import LevelRun, check_high_degree
@@ -176,8 +174,8 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
     problem = bfs.problem
     reverse = problem.graph.reverse()
-    tally = new_tally(problem.graph.degree(problem.source), reverse.degree(problem.source))
-    choices = _cuda.to_device(np.zeros((3, 3), dtype=np.int64))
+    tally, choices = direction_arrays(problem, problem.graph.degree(problem.source),
+                                      reverse.degree(problem.source))
     state = bfs.state + (reverse.indptr, reverse.indices, tally, choices, np.int64(problem.m),
                          np.float64(alpha), np.float64(beta))
     stats, _ = enact(problem, _steps(bfs.record, heavy, balanced), state, loop=loop,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cuda.device_graph import device_graph
-from ..cuda.distances import device_full
+from ..cuda.distances import device_full, device_pair
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
 from ..result import BFSResult
@@ -86,15 +86,16 @@ class LevelRun:
         dgraph = device_graph(graph)
         index = np.dtype(dgraph.indices.dtype)
         n = dgraph.num_vertices
-        levels = device_full(n, UNVISITED, index, source, 0).reshape(1, n)
+        self.record = bool(predecessors)
+        if self.record:   # one allocation and one launch for both
+            pair = device_pair(n, UNVISITED, -1, index, source, 0)
+            levels, self.parents = pair[:1], pair[1]
+        else:
+            levels = device_full(n, UNVISITED, index, source, 0).reshape(1, n)
         self.problem = Problem(dgraph, source, distances=levels)
         self.problem.tally.launch()
         self.levels = levels[0]
-        self.record = bool(predecessors)
-        if self.record:
-            self.parents = device_full(n, -1, index)
-            self.problem.tally.launch()
-        else:
+        if not self.record:
             self.parents = self.levels[:1]
         self.max_rounds = rounds_for(limit, n)
         self.state = (self.levels, self.parents, index.type(UNVISITED))

@@ -161,17 +161,41 @@ def _degree_sums(queue, size, indptr, in_indptr, thread, stride):
     return out_arcs, in_arcs
 
 
-def new_tally(out_arcs: int, in_arcs: int):
-    """A (3, 2) int64 tally on the device, row 0 holding frontier 0's degrees.
+@cuda.jit
+def _reset_direction(tally, choices, out_arcs, in_arcs):
+    if cuda.grid(1) == 0:
+        for i in range(tally.shape[0]):
+            tally[i, 0] = out_arcs if i == 0 else 0
+            tally[i, 1] = in_arcs if i == 0 else 0
+        for i in range(choices.shape[0]):
+            for j in range(choices.shape[1]):
+                choices[i, j] = 0
+
+
+def _new_direction_arrays():
+    return (cuda.device_array((3, 2), dtype=np.int64), cuda.device_array((3, 3), dtype=np.int64))
+
+
+def direction_arrays(problem, out_arcs: int, in_arcs: int):
+    """``(tally, choices)`` for a direction-optimizing query, from ``problem``'s scratch pool
+    and reset by one launch (two small uploads cost ~0.4 ms of host time on the H100 host).
+
+    ``tally``: (3, 2) int64, row 0 holding frontier 0's out- and in-degrees, the
+    other rows zero; ``choices``: (3, 3) int64 zeros (each round's direction and
+    frontier size, and the pull count).
 
     Examples
     --------
-    >>> new_tally(3, 2).copy_to_host().tolist()
-    [[3, 2], [0, 0], [0, 0]]
+    >>> import warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> tally, choices = direction_arrays(Problem(warpath.generators.ring(4, seed=0), 0), 3, 2)
+    >>> tally.copy_to_host().tolist(), int(choices.copy_to_host().sum())
+    ([[3, 2], [0, 0], [0, 0]], 0)
     """
-    host = np.zeros((3, 2), dtype=np.int64)
-    host[0] = (out_arcs, in_arcs)
-    return cuda.to_device(host)
+    tally, choices = problem.scratch("direction", _new_direction_arrays)
+    _reset_direction[1, 32](tally, choices, np.int64(out_arcs), np.int64(in_arcs))
+    problem.tally.launch()
+    return tally, choices
 
 
 @cuda.jit(device=True)

@@ -73,6 +73,35 @@ def device_full(size: int, value, dtype, at: int = -1, at_value=0):
     return refill(array, value, at, at_value)
 
 
+@cuda.jit
+def _fill_pair(pair, first, second, at, at_value):
+    i = cuda.grid(1)
+    if i < pair.shape[1]:
+        pair[0, i] = at_value if i == at else first
+        pair[1, i] = second
+
+
+def device_pair(size: int, first, second, dtype, at: int = -1, at_value=0):
+    """A ``(2, size)`` device array, row 0 ``first`` (``at_value`` at index ``at`` when ``at
+    >= 0``) and row 1 ``second``, filled on the GPU in one launch.
+
+    Two result arrays of one query (a BFS's levels and parents) in one
+    allocation: on the H100 host each allocation of a few MB costs
+    ~0.2 ms of host time, more than the fill.
+
+    Examples
+    --------
+    >>> device_pair(3, -1, 7, np.int32, at=1, at_value=0).copy_to_host().tolist()
+    [[-1, 0, -1], [7, 7, 7]]
+    """
+    dtype = np.dtype(dtype)
+    pair = cuda.device_array((2, max(size, 0)), dtype=dtype)
+    if size:
+        _fill_pair[blocks_for(size), THREADS](pair, dtype.type(first), dtype.type(second),
+                                              np.int64(at), dtype.type(at_value))
+    return pair
+
+
 def refill(array, value, at: int = -1, at_value=0):
     """Fill the 1-D device ``array`` in place as :func:`device_full` makes one; returns it.
 
