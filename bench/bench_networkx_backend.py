@@ -164,10 +164,12 @@ def bench_all_pairs(n, nx_sources, seed, degree=4):
         runs.append(time.perf_counter() - start)
     ours_seconds = runs[-1]
     rows = ""
-    if nx.config.backends.warpath.device != "cpu" and warpath.methods.available("multi_source",
-                                                                                 "cuda"):
-        from warpath.networkx_backend.device_lengths import rows_on_gpu
+    from warpath.device import resolve_device
+    from warpath.networkx_backend import device_lengths
 
+    on_gpu = resolve_device(nx.config.backends.warpath.device, "sssp", "auto") == "cuda"
+    if on_gpu and 8 * n * n <= device_lengths.ROWS_BYTES:   # the backend's one call
+        rows_on_gpu = device_lengths.rows_on_gpu
         rows_on_gpu(g, np.arange(n))   # compiled already; the same call warm
         start = time.perf_counter()
         rows_on_gpu(g, np.arange(n))

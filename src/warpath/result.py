@@ -463,10 +463,11 @@ class DistanceMatrix(_SourceRows):
 
     @property
     def stored_distances(self) -> np.ndarray:
-        """The distances on the host in the type the method stored them, not converted.
+        """The distances on the host in the type the method stored them, not converted
+        (a read-only view).
 
         Integer types mark an unreached pair with their largest value
-        (:func:`warpath.apsp.matrices.unreached_value`), floats with ``inf``.
+        (:func:`warpath.dtypes.unreached_value`), floats with ``inf``.
         Reading these instead of :attr:`distances` skips a float64 copy of the
         whole matrix (8 bytes per pair).
 
@@ -477,7 +478,9 @@ class DistanceMatrix(_SourceRows):
         >>> m.stored_distances.dtype, m.stored_distances.tolist()
         (dtype('int32'), [[0, 4], [2147483647, 0]])
         """
-        return self._arrays._raw()
+        view = self._arrays._raw().view()
+        view.flags.writeable = False
+        return view
 
     def distance_blocks(self):
         """``(rows, block)`` pairs: the float64 distances a block of rows at a time.

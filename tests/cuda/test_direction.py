@@ -88,3 +88,16 @@ def test_either_is_sized_for_its_larger_step():
     push = advance(frontier(32), level_of, claim_head, QUEUE)
     step = either(odd_rounds, pull(1, unvisited, tail_on_frontier), push)
     assert isinstance(step, Either) and step.items(10, 50, 1) == 320
+
+
+def test_direction_arrays_come_back_reset_from_the_pool():
+    graph = gen.ring(6, seed=0)
+    first = Problem(graph, 0)
+    tally, choices = direction_arrays(first, 2, 1)
+    tally[1, 0], choices[2, 2] = 9, 7   # what a run leaves behind
+    first.release_scratch()
+    second = Problem(graph, 0)
+    again, choices_again = direction_arrays(second, 4, 3)
+    assert again is tally and choices_again is choices   # the pool's arrays, reused
+    assert again.copy_to_host().tolist() == [[4, 3], [0, 0], [0, 0]]
+    assert not choices_again.copy_to_host().any()

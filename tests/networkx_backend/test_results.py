@@ -39,8 +39,22 @@ def test_shared_objects_give_the_same_numbers_and_share_only_small_ints():
         got = shared.values(values)
         assert got == values.tolist() and [type(v) for v in got] == [type(v) for v in
                                                                     values.tolist()]
-    first, again = shared.values(np.array([500 - 450, 99])), shared.values(np.array([99, 50]))
-    assert first[0] is again[1] and first[1] is again[0]   # one object per value in [0, limit]
+    # ints above 256 (CPython caches the small ones): one object per value in [0, limit]
+    shared = SharedObjects(BackendGraph.from_networkx(G), limit=10_000)
+    first, again = shared.values(np.array([500, 9_999])), shared.values(np.array([9_999, 500]))
+    assert first[0] is again[1] and first[1] is again[0]
+    assert shared.values(np.array([10_001]))[0] is not shared.values(np.array([10_001]))[0]
+
+
+def test_the_shared_table_stays_small_beside_large_lengths():
+    g = BackendGraph.from_networkx(nx.path_graph(3))
+    shared = SharedObjects(g)
+    assert shared.limit == 1 << 16
+    assert shared.values(np.array([0, 10**6])) == [0, 10**6]
+    assert len(shared._ints) == 0   # a row beyond the limit makes no table
+    shared.values(np.array([300]))
+    shared.values(np.array([301]))
+    assert len(shared._ints) == 602   # grown by doubling, not one value at a time
 
 
 def test_lengths_from_shared_objects_equal_the_plain_dicts_in_order():

@@ -180,9 +180,19 @@ def direction_arrays(problem, out_arcs: int, in_arcs: int):
     """``(tally, choices)`` for a direction-optimizing query, from ``problem``'s scratch pool
     and reset by one launch (two small uploads cost ~0.4 ms of host time on the H100 host).
 
-    ``tally``: (3, 2) int64, row 0 holding frontier 0's out- and in-degrees, the
-    other rows zero; ``choices``: (3, 3) int64 zeros (each round's direction and
-    frontier size, and the pull count).
+    Parameters
+    ----------
+    problem : Problem
+        Lends the arrays (given back by its finish).
+    out_arcs, in_arcs : int
+        The source's out- and in-degree (frontier 0's tally).
+
+    Returns
+    -------
+    tally : device array, (3, 2) int64
+        Row 0 holds frontier 0's out- and in-degrees, the other rows zero.
+    choices : device array, (3, 3) int64
+        Zeros: each round's direction and frontier size, and the pull count.
 
     Examples
     --------

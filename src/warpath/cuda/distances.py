@@ -89,6 +89,20 @@ def device_pair(size: int, first, second, dtype, at: int = -1, at_value=0):
     allocation: on the H100 host each allocation of a few MB costs
     ~0.2 ms of host time, more than the fill.
 
+    Parameters
+    ----------
+    size : int
+        The length of each row.
+    first, second : scalar
+        The values of rows 0 and 1.
+    dtype : numpy dtype
+    at, at_value : int, scalar
+        Row 0's one exception (none when ``at`` < 0).
+
+    Returns
+    -------
+    device array of shape (2, size)
+
     Examples
     --------
     >>> device_pair(3, -1, 7, np.int32, at=1, at_value=0).copy_to_host().tolist()

@@ -40,6 +40,7 @@ from ..errors import OptionError
 from .counters import ITERATIONS, RELAXATIONS, RunTally, flush_count
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
+from .launch import launch
 from .runtime import THREADS, blocks_for, cooperative_blocks
 
 #: The loops every GPU method offers.
@@ -287,7 +288,7 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     (2, 1)
     """
     blocks = cooperative_blocks(kernel, args, items, fill=fill)
-    kernel[blocks, THREADS](*args)
+    launch(kernel, blocks, THREADS, args)   # one driver call: its arguments are many
     tally.launch()
     return blocks
 

@@ -150,6 +150,16 @@ def rows_on_gpu(graph, sources):
     ``warpath.multi_source``, on the host as the GPU stored them (float64 for float
     weights: networkx sums in float64).
 
+    Parameters
+    ----------
+    graph : warpath.Graph
+    sources : array of int
+
+    Returns
+    -------
+    ndarray, shape (len(sources), n)
+        Integer types mark unreached pairs with their largest value, floats with ``inf``.
+
     Examples
     --------
     >>> import warpath

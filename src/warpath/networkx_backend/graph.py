@@ -216,10 +216,13 @@ class BackendGraph:
         """``nodes`` as a numpy array, to pick many nodes at once (see :meth:`nodes_at`).
 
         Plain ``int`` nodes become an int64 array: ``tolist()`` then makes fresh,
-        equal ints laid out in order, and a dict of a million of them builds
+        equal ints laid out in order, and one dict of a million of them builds
         four times faster than one keyed by the graph's own scattered int
         objects (43 ms against 11 ms for 245K keys, docs/performance.md).
-        Other nodes stay the objects themselves.
+        Other nodes stay the objects themselves.  Many dicts over the same
+        nodes (all pairs) take the node objects instead
+        (:class:`~warpath.networkx_backend.results.SharedObjects`): there the
+        same keys serve every row while they are in cache.
 
         Examples
         --------

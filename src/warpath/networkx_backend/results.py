@@ -119,26 +119,34 @@ class SharedObjects:
     each dict, its keys and values are 50M new Python objects, which cost
     more than the dicts' own inserts (``docs/performance.md``); taken from
     here, every dict refers to the graph's node objects and to one int object
-    per distance value.  Integer values are shared while they lie in
-    ``[0, limit]``; other values are made fresh (``tolist()``).
+    per distance value.  A row's integer values are shared when they all lie
+    in ``[0, limit]`` (the table of ints grows by doubling up to ``limit``);
+    other rows, and float values, are made fresh (``tolist()``).
+
+    Parameters
+    ----------
+    graph : BackendGraph
+    limit : int, optional
+        The largest shared value; default ``max(65536, 8 n)`` for n nodes, so that
+        the table stays small beside the n**2 entries it serves.
 
     Examples
     --------
     >>> import networkx as nx, numpy as np
     >>> from warpath.networkx_backend.graph import BackendGraph
-    >>> shared = SharedObjects(BackendGraph.from_networkx(nx.path_graph(3)), limit=10)
-    >>> a, b = shared.values(np.array([0, 7])), shared.values(np.array([7, 20]))
-    >>> a, b, a[1] is b[0], shared.keys(np.array([2, 0]))
-    ([0, 7], [7, 20], True, [2, 0])
+    >>> shared = SharedObjects(BackendGraph.from_networkx(nx.path_graph(3)), limit=1000)
+    >>> a, b = shared.values(np.array([0, 700])), shared.values(np.array([700, 2000]))
+    >>> a, b, a[1] is shared.values(np.array([700]))[0], shared.keys(np.array([2, 0]))
+    ([0, 700], [700, 2000], True, [2, 0])
     """
 
-    def __init__(self, graph, limit=1 << 20):
+    def __init__(self, graph, limit=None):
         nodes = graph.node_array
         if nodes.dtype != object:
             nodes = np.empty(len(graph.nodes), dtype=object)
             nodes[:] = graph.nodes
         self.nodes = nodes
-        self.limit = limit
+        self.limit = max(1 << 16, 8 * len(nodes)) if limit is None else int(limit)
         self._ints = np.empty(0, dtype=object)
 
     def keys(self, positions) -> list:
@@ -149,13 +157,14 @@ class SharedObjects:
         """``values`` (a numpy array) as a list of Python numbers, shared ints where it can."""
         if values.dtype.kind not in "iu" or values.size == 0:
             return values.tolist()
-        low, high = values.min(), values.max()
+        low, high = int(values.min()), int(values.max())
         if low < 0 or high > self.limit:
             return values.tolist()
         if high >= len(self._ints):
-            grown = np.empty(int(high) + 1, dtype=object)
+            size = min(max(high + 1, 2 * len(self._ints)), self.limit + 1)
+            grown = np.empty(size, dtype=object)
             grown[:len(self._ints)] = self._ints
-            grown[len(self._ints):] = list(range(len(self._ints), len(grown)))
+            grown[len(self._ints):] = list(range(len(self._ints), size))
             self._ints = grown
         return self._ints[values].tolist()
 

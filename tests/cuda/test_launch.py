@@ -1,0 +1,90 @@
+"""One-call kernel launches: numba's parameter layout, and the same results as numba's launch."""
+
+import numpy as np
+import pytest
+from numba import cuda
+
+from warpath.cuda import launch as launching
+from warpath.cuda.launch import launch, parameters
+from warpath.cuda.runtime import SIMULATOR, cooperative_blocks
+
+
+class _DeviceLike:
+    """What the flattening reads of a device array."""
+
+    def __init__(self, shape, dtype, pointer):
+        self.shape, self.dtype = shape, np.dtype(dtype)
+        self.size = int(np.prod(shape))
+        self.strides = tuple(int(s) for s in np.empty(shape, self.dtype).strides)
+        self.device_ctypes_pointer = type("Pointer", (), {"value": pointer})()
+
+
+def test_parameters_follow_numbas_layout():
+    matrix, empty = _DeviceLike((2, 3), np.float32, 4096), _DeviceLike((0,), np.int64, None)
+    flat = parameters((matrix, (empty, np.int32(-2)), np.uint64(2**64 - 1), np.float32(1.5),
+                       0.25, False))
+    assert flat[:9] == [0, 0, 6, 4, 4096, 2, 3, 12, 4]            # meminfo, parent, size, ...
+    assert flat[9:16] == [0, 0, 0, 8, 0, 0, empty.strides[0]]     # a null pointer when empty
+    assert flat[16:18] == [-2, -1]                                # two's complement bits
+    assert np.array([flat[18]], np.int64).astype(np.int32).view(np.float32)[0] == 1.5
+    assert np.array([flat[19]], np.int64).view(np.float64)[0] == 0.25
+    assert flat[20] == 0
+
+
+def test_host_arrays_and_other_scalars_are_not_flattened():
+    for odd in (np.zeros(3), np.float16(1), 1j):
+        with pytest.raises(launching._NotFlat):
+            parameters((odd,))
+
+
+@cuda.jit
+def _mixed(out, pair, small, big, scale, flag, half, bits):
+    i = cuda.grid(1)
+    if i < out.shape[1]:
+        a, b = pair
+        out[0, i] = a[i] + b[i] * small
+        out[1, i] = (scale * half) if flag else -1.0
+    if i == 0:
+        bits[0] = big >> 60   # the top bits of a uint64 above 2**63
+
+
+@cuda.jit
+def _two_phases(a, b):
+    start, stride = cuda.grid(1), cuda.gridsize(1)
+    for i in range(start, a.shape[0], stride):
+        a[i] = i
+    cuda.cg.this_grid().sync()
+    for i in range(start, a.shape[0], stride):
+        b[i] = a[i] + a[a.shape[0] - 1 - i]
+
+
+def _mixed_arguments():
+    n = 1000
+    a, b = cuda.to_device(np.arange(n, dtype=np.float64)), cuda.to_device(np.ones(n))
+    return (cuda.device_array((2, n)), (a, b), np.int32(-3), np.uint64(2**63 + 5),
+            np.float32(0.5), True, 3.0, cuda.device_array(1, dtype=np.uint64))
+
+
+def test_a_launch_with_arrays_tuples_and_scalars_equals_numbas():
+    ours, theirs = _mixed_arguments(), _mixed_arguments()
+    launch(_mixed, 4, 256, ours)
+    _mixed[4, 256](*theirs)
+    got, expected = ours[0].copy_to_host(), theirs[0].copy_to_host()
+    assert np.array_equal(got, expected)
+    assert got[0, 10] == 10 - 3 and got[1, 0] == 1.5
+    assert ours[-1].copy_to_host()[0] == theirs[-1].copy_to_host()[0] == 8
+
+
+def test_a_cooperative_launch_syncs_the_grid():
+    a, b = cuda.device_array(3000, dtype=np.int64), cuda.device_array(3000, dtype=np.int64)
+    blocks = cooperative_blocks(_two_phases, (a, b), 3000)
+    launch(_two_phases, blocks, 256, (a, b))
+    assert (b.copy_to_host() == 2999).all()
+
+
+@pytest.mark.gpu
+def test_the_function_is_kept_per_argument_types():
+    a, b = cuda.device_array(300, dtype=np.int64), cuda.device_array(300, dtype=np.int64)
+    launch(_two_phases, 1, 256, (a, b))
+    keys = [key for key in launching._FUNCTIONS if key[0] is _two_phases]
+    assert len(keys) == 1 and launching._FUNCTIONS[keys[0]] is not None
