@@ -41,7 +41,7 @@ from .counters import ITERATIONS, RELAXATIONS, RunTally, flush_count
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
 from .launch import launch
-from .runtime import THREADS, blocks_for, cooperative_blocks
+from .runtime import SIMULATOR, THREADS, argument_types, blocks_for, cooperative_blocks
 
 #: The loops every GPU method offers.
 LOOPS = ("fast", "paper")
@@ -287,8 +287,9 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     >>> int(a.copy_to_host()[0]), tally.launches
     (2, 1)
     """
-    blocks = cooperative_blocks(kernel, args, items, fill=fill)
-    launch(kernel, blocks, THREADS, args)   # one driver call: its arguments are many
+    types = None if SIMULATOR else argument_types(args)   # one key for both lookups
+    blocks = cooperative_blocks(kernel, args, items, fill=fill, types=types)
+    launch(kernel, blocks, THREADS, args, types=types)   # one driver call: many arguments
     tally.launch()
     return blocks
 

@@ -37,8 +37,8 @@ import numpy as np
 
 from .runtime import SIMULATOR, argument_types
 
-#: The compiled function per (kernel, argument types): ``(handle, cooperative)``, or
-#: ``None`` where numba's own launch is used.
+#: The compiled function per (kernel, argument types): ``(handle, cooperative, stream)``,
+#: or ``None`` where numba's own launch is used.
 _FUNCTIONS: dict = {}
 
 
@@ -91,27 +91,24 @@ def parameters(args, out=None) -> list:
 
 
 def _function(kernel, args):
-    """``(handle, cooperative)`` of ``kernel`` compiled for ``args``, or ``None`` when
-    numba's own launch must run it (a debug build, argument extensions)."""
+    """``(handle, cooperative, stream)`` of ``kernel`` compiled for ``args``, or ``None``
+    when numba's own launch must run it (a debug build, argument extensions).  The stream
+    is numba's default: the legacy one (0), or the per-thread one (2) when numba is
+    configured so."""
     from cuda.bindings import driver
     from numba import typeof
+    from numba.cuda.core import config
 
     compiled = kernel.compile(tuple(typeof(a) for a in args))
     if getattr(compiled, "debug", False) or getattr(compiled, "extensions", None):
         return None
     handle = compiled._codelibrary.get_cufunc().handle   # a CUkernel: launched as a CUfunction
-    return driver.CUfunction(int(handle)), bool(getattr(compiled, "cooperative", False))
+    stream = 2 if getattr(config, "CUDA_PER_THREAD_DEFAULT_STREAM", False) else 0
+    return (driver.CUfunction(int(handle)), bool(getattr(compiled, "cooperative", False)),
+            driver.CUstream(stream))
 
 
-def _default_stream() -> int:
-    """numba's default stream: the legacy one (0), or the per-thread one (2) when numba is
-    configured so."""
-    from numba.cuda.core import config
-
-    return 2 if getattr(config, "CUDA_PER_THREAD_DEFAULT_STREAM", False) else 0
-
-
-def launch(kernel, griddim: int, blockdim: int, args: tuple) -> None:
+def launch(kernel, griddim: int, blockdim: int, args: tuple, types=None) -> None:
     """``kernel[griddim, blockdim](*args)`` on the default stream, in one driver call.
 
     Parameters
@@ -123,13 +120,15 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple) -> None:
         One-dimensional grid and block.
     args : tuple
         The kernel's arguments, as numba takes them.
+    types : tuple, optional
+        Their :func:`~warpath.cuda.runtime.argument_types`, when the caller has them.
 
     Raises
     ------
     RuntimeError
         When the driver refuses the launch (its error code named).
     """
-    key = (kernel, argument_types(args)) if not SIMULATOR else None
+    key = None if SIMULATOR else (kernel, argument_types(args) if types is None else types)
     entry = _FUNCTIONS.get(key, False) if key is not None else None
     if entry is False:
         try:
@@ -143,10 +142,9 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple) -> None:
         return
     from cuda.bindings import driver
 
-    handle, cooperative = entry
+    handle, cooperative, stream = entry
     values = np.array(parameters(args), dtype=np.int64)
     pointers = values.ctypes.data + 8 * np.arange(values.size, dtype=np.int64)
-    stream = driver.CUstream(_default_stream())
     if cooperative:
         status, = driver.cuLaunchCooperativeKernel(handle, int(griddim), 1, 1, int(blockdim), 1,
                                                    1, 0, stream, pointers.ctypes.data)

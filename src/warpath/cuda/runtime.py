@@ -97,7 +97,7 @@ def argument_types(args) -> tuple:
 
 
 def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
-                       fill: bool = True) -> int:
+                       fill: bool = True, types=None) -> int:
     """The grid size for a persistent cooperative launch of ``kernel`` with ``args``.
 
     A kernel that calls ``cuda.cg.this_grid().sync()`` must have all its
@@ -105,7 +105,8 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
     ``max_cooperative_grid_blocks`` (compiled for these argument types), and
     at :data:`PERSISTENT_BLOCKS_PER_SM` per SM unless ``items`` is large
     (:data:`FILL_ITEMS_PER_THREAD`) and ``fill`` allows it; it is also no
-    larger than ``items`` needs.  The simulator allows one block.
+    larger than ``items`` needs.  The simulator allows one block.  ``types``: the
+    :func:`argument_types` of ``args`` when the caller has them already.
 
     Examples
     --------
@@ -114,7 +115,7 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
     """
     if SIMULATOR:
         return 1
-    key = (kernel, argument_types(args), threads)
+    key = (kernel, argument_types(args) if types is None else types, threads)
     if key not in _COOPERATIVE_LIMITS:   # an occupancy query to the driver: once per kernel
         from numba import typeof
 

@@ -212,6 +212,23 @@ class BackendGraph:
     # --------------------------------------------------------------- derived arrays
 
     @property
+    def node_objects(self) -> np.ndarray:
+        """``nodes`` themselves in an object array (made once).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = BackendGraph.from_networkx(nx.path_graph(2))
+        >>> g.node_objects.dtype, g.node_objects[1] is g.nodes[1]
+        (dtype('O'), True)
+        """
+        if "node_objects" not in self._cache:
+            array = np.empty(len(self.nodes), dtype=object)
+            array[:] = self.nodes
+            self._cache["node_objects"] = array
+        return self._cache["node_objects"]
+
+    @property
     def node_array(self) -> np.ndarray:
         """``nodes`` as a numpy array, to pick many nodes at once (see :meth:`nodes_at`).
 
@@ -238,8 +255,7 @@ class BackendGraph:
             if all(type(v) is int and limit.min <= v <= limit.max for v in nodes):
                 array = np.array(nodes, dtype=np.int64)
             else:
-                array = np.empty(len(nodes), dtype=object)
-                array[:] = nodes
+                array = self.node_objects
             self._cache["node_array"] = array
             self._cache["nodes_are_positions"] = (
                 array.dtype == np.int64 and np.array_equal(array, np.arange(len(nodes))))

@@ -141,12 +141,8 @@ class SharedObjects:
     """
 
     def __init__(self, graph, limit=None):
-        nodes = graph.node_array
-        if nodes.dtype != object:
-            nodes = np.empty(len(graph.nodes), dtype=object)
-            nodes[:] = graph.nodes
-        self.nodes = nodes
-        self.limit = max(1 << 16, 8 * len(nodes)) if limit is None else int(limit)
+        self.nodes = graph.node_objects
+        self.limit = max(1 << 16, 8 * len(self.nodes)) if limit is None else int(limit)
         self._ints = np.empty(0, dtype=object)
 
     def keys(self, positions) -> list:
