@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -139,12 +140,43 @@ def register(problem: str, name: str, device: str, *, negative_weights: bool = F
         raise ValueError(f"unknown problem {problem!r} or device {device!r}")
 
     def decorate(run):
-        _REGISTRY[(problem, name, device)] = Method(problem, name, device, run, negative_weights,
+        solver = in_one_gpu_context(run) if device == "cuda" else run
+        _REGISTRY[(problem, name, device)] = Method(problem, name, device, solver, negative_weights,
                                                     limit, auto_rank, summary, tuple(options),
                                                     interpreted_arcs, memory, batch, auto_if)
         return run
 
     return decorate
+
+
+def in_one_gpu_context(run: Callable) -> Callable:
+    """``run``, called with numba's CUDA context attached for the whole call.
+
+    numba looks the current context up in the driver at every top-level call
+    of its API (an allocation, a copy, a launch, a slice of a device array)
+    unless a caller further up has attached it: about 25 such lookups in one
+    warm BFS query, each a few driver calls.  A GPU method attaches it once,
+    here, so that the calls inside find it.  numba is imported at the first
+    call, not at registration (``import warpath`` needs no numba-cuda).
+
+    Examples
+    --------
+    >>> solver = in_one_gpu_context(lambda graph, source: source + 1)
+    >>> solver(None, 41)
+    42
+    """
+    attached = None
+
+    @functools.wraps(run)
+    def solver(*args, **kwargs):
+        nonlocal attached
+        if attached is None:
+            from numba import cuda
+
+            attached = cuda.require_context(run)
+        return attached(*args, **kwargs)
+
+    return solver
 
 
 def unregister(problem: str, name: str, device: str) -> None:

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import cuda
 
-from warpath.cuda.counters import RELAXATIONS, RunTally, flush_count, new_counters
+from warpath.cuda.counters import COUNTED, RELAXATIONS, RunTally, flush_count, new_counters
 
 
 @cuda.jit
@@ -35,3 +35,9 @@ def test_tally_reads_counters_as_one_host_sync():
     tally.launch(2)
     assert tally.as_stats(stats) == {"iterations": 3, "relaxations": 9, "launches": 2,
                                      "host_syncs": 1}
+
+
+def test_a_methods_own_count_is_reported_under_its_name():
+    counters = cuda.to_device(np.array([3, 9, 4], dtype=np.int64))
+    assert RunTally().read_counters(counters, "pull_rounds")["pull_rounds"] == 4
+    assert "pull_rounds" not in RunTally().read_counters(counters) and COUNTED == 2

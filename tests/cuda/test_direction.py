@@ -94,7 +94,7 @@ def test_direction_arrays_come_back_reset_from_the_pool():
     graph = gen.ring(6, seed=0)
     first = Problem(graph, 0)
     tally, choices = direction_arrays(first, 2, 1)
-    tally[1, 0], choices[2, 2] = 9, 7   # what a run leaves behind
+    tally[1, 0], choices[2, 1] = 9, 7   # what a run leaves behind
     first.release_scratch()
     second = Problem(graph, 0)
     again, choices_again = direction_arrays(second, 4, 3)

@@ -4,7 +4,8 @@ import numpy as np
 
 from warpath.cuda.counters import RunTally
 from warpath.cuda.enactor import host_loop, persistent_outcome
-from warpath.cuda.flags import ConvergenceFlags, NEGATIVE_CYCLE
+from warpath.cuda.control import Control
+from warpath.cuda.flags import NEGATIVE_CYCLE
 
 
 class _Flags:
@@ -43,16 +44,17 @@ def test_a_proven_negative_cycle_stops_the_loop():
 
 
 def test_persistent_outcome():
-    from numba import cuda
-
-    conv = ConvergenceFlags()
-    counters = cuda.to_device(np.array([5, 42], dtype=np.int64))
-    stats, negative = persistent_outcome(conv, counters, RunTally(), 10)
+    control, tally = Control(), RunTally()
+    control.counters.copy_to_device(np.array([5, 42, 3], dtype=np.int64))
+    stats, negative = persistent_outcome(control, tally, 10)
     assert stats == {"iterations": 5, "relaxations": 42} and not negative
-    conv.device.copy_to_device(np.array([1, 0, 0, 0], dtype=np.int32))
-    counters.copy_to_device(np.array([10, 1], dtype=np.int64))
-    assert persistent_outcome(conv, counters, RunTally(), 10)[1]  # round 10 still changed
-    conv.device.copy_to_device(np.array([0, 0, 0, 1], dtype=np.int32))
-    counters.copy_to_device(np.array([3, 1], dtype=np.int64))
-    assert persistent_outcome(conv, counters, RunTally(), 10)[1]
+    assert tally.host_syncs == 1   # flags and counters in one read
+    assert persistent_outcome(control, tally, 10, "pull_rounds")[0]["pull_rounds"] == 3
+    control.conv.device.copy_to_device(np.array([1, 0, 0, 0], dtype=np.int64))
+    control.counters.copy_to_device(np.array([10, 1, 0], dtype=np.int64))
+    assert persistent_outcome(control, tally, 10)[1]  # round 10 still changed
+    assert not persistent_outcome(control, tally, 11)[1]  # ... but 11 were allowed
+    control.conv.device.copy_to_device(np.array([0, 0, 0, 1], dtype=np.int64))
+    control.counters.copy_to_device(np.array([3, 1, 0], dtype=np.int64))
+    assert persistent_outcome(control, tally, 10)[1]
     assert NEGATIVE_CYCLE == 3

@@ -66,13 +66,15 @@ def _steps(record: bool, heavy: int, balanced: bool = False):
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
     State: ``(levels, parents, unvisited, in_indptr, in_tails, tally, choices,
-    arcs, alpha, beta)``; ``choices`` (int64, (3, 3)) holds each round's
-    direction and frontier size, in rotation, and counts the pull rounds in
-    its last column (written by thread 0 only).
+    arcs, alpha, beta, counters)``; ``choices`` (int64, (3, 2)) holds each
+    round's direction and frontier size, in rotation, written by thread 0,
+    which also counts the pull rounds in the problem's counters (slot
+    :data:`~warpath.cuda.counters.COUNTED`).
     """
     global cuda
     from numba import cuda
 
+    from ..cuda.counters import COUNTED
     from ..cuda.direction import OUT_ARCS, VISITED_IN_ARCS, either, frontier_degrees, pull
     from ..cuda.operators import QUEUE
     from .gpu_levels import LANES
@@ -96,7 +98,7 @@ def _steps(record: bool, heavy: int, balanced: bool = False):
             choices[r % 3, 0] = PULL if pulling else PUSH
             choices[r % 3, 1] = size
             if pulling:
-                choices[r % 3, 2] += 1
+                state[10][COUNTED] += 1
         return pulling
 
     @cuda.jit(device=True)
@@ -177,9 +179,8 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     tally, choices = direction_arrays(problem, problem.graph.degree(problem.source),
                                       reverse.degree(problem.source))
     state = bfs.state + (reverse.indptr, reverse.indices, tally, choices, np.int64(problem.m),
-                         np.float64(alpha), np.float64(beta))
+                         np.float64(alpha), np.float64(beta), problem.counters)
     stats, _ = enact(problem, _steps(bfs.record, heavy, balanced), state, loop=loop,
-                     frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds)
-    problem.tally.sync()
-    pull_rounds = int(choices.copy_to_host()[:, 2].sum())
-    return bfs.finish(stats, loop=loop, pull_rounds=pull_rounds)
+                     frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds,
+                     counted="pull_rounds")
+    return bfs.finish(stats, loop=loop)

@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..cuda.device_graph import device_graph
-from ..cuda.distances import device_full, device_pair
+from ..cuda.distances import device_pair, refill, rows_of
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
+from ..cuda.recycled import recycled_array
 from ..result import BFSResult
 
 #: The level of a vertex not (yet) visited.
@@ -89,14 +90,12 @@ class LevelRun:
         self.record = bool(predecessors)
         if self.record:   # one allocation and one launch for both
             pair = device_pair(n, UNVISITED, -1, index, source, 0)
-            levels, self.parents = pair[:1], pair[1]
-        else:
-            levels = device_full(n, UNVISITED, index, source, 0).reshape(1, n)
-        self.problem = Problem(dgraph, source, distances=levels)
+            self.levels, self.parents = rows_of(pair, (0, 1))
+        else:   # the parents: a stand-in the kernels never write
+            pair = recycled_array((1, n), index)
+            self.levels = self.parents = refill(rows_of(pair, (0,))[0], UNVISITED, source, 0)
+        self.problem = Problem(dgraph, source, distances=rows_of(pair, (0,), keepdims=True)[0])
         self.problem.tally.launch()
-        self.levels = levels[0]
-        if not self.record:
-            self.parents = self.levels[:1]
         self.max_rounds = rounds_for(limit, n)
         self.state = (self.levels, self.parents, index.type(UNVISITED))
 

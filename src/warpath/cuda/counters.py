@@ -20,8 +20,11 @@ from numba import cuda
 
 from .runtime import SIMULATOR
 
-#: Slots of the device counter array.
-ITERATIONS, RELAXATIONS = 0, 1
+#: Slots of the device counter array: rounds run, relax operations, and a count that a
+#: method keeps itself (direction-optimizing BFS: its pull rounds), reported under the
+#: name the method gives it (see :meth:`RunTally.read_counters`).
+ITERATIONS, RELAXATIONS, COUNTED = 0, 1, 2
+COUNTER_SLOTS = 3
 
 
 if SIMULATOR:
@@ -53,7 +56,8 @@ else:
 
 
 def new_counters():
-    """A zeroed int64 device array of counters (:data:`ITERATIONS`, :data:`RELAXATIONS`).
+    """A zeroed int64 device array of counters (:data:`ITERATIONS`, :data:`RELAXATIONS`,
+    :data:`COUNTED`).
 
     Examples
     --------
@@ -62,9 +66,24 @@ def new_counters():
     ...     flush_count(counters, RELAXATIONS, 1)
     >>> counters = new_counters()
     >>> count_threads[2, 32](counters); counters.copy_to_host().tolist()
-    [0, 64]
+    [0, 64, 0]
     """
-    return cuda.to_device(np.zeros(2, dtype=np.int64))
+    return cuda.to_device(np.zeros(COUNTER_SLOTS, dtype=np.int64))
+
+
+def counter_stats(values, counted: str | None = None) -> dict:
+    """The counters read back, as stats: ``iterations``, ``relaxations``, and slot
+    :data:`COUNTED` under the name ``counted`` when one is given.
+
+    Examples
+    --------
+    >>> counter_stats(np.array([3, 9, 2]), "pull_rounds")
+    {'iterations': 3, 'relaxations': 9, 'pull_rounds': 2}
+    """
+    stats = {"iterations": int(values[ITERATIONS]), "relaxations": int(values[RELAXATIONS])}
+    if counted is not None:
+        stats[counted] = int(values[COUNTED])
+    return stats
 
 
 class RunTally:
@@ -88,11 +107,10 @@ class RunTally:
         """Count ``count`` reads back to the host."""
         self.host_syncs += count
 
-    def read_counters(self, counters) -> dict:
-        """Read the device counters (one host sync) as ``iterations`` and ``relaxations``."""
+    def read_counters(self, counters, counted: str | None = None) -> dict:
+        """Read the device counters (one host sync): see :func:`counter_stats`."""
         self.sync()
-        values = counters.copy_to_host()
-        return {"iterations": int(values[ITERATIONS]), "relaxations": int(values[RELAXATIONS])}
+        return counter_stats(counters.copy_to_host(), counted)
 
     def as_stats(self, stats: dict) -> dict:
         """``stats`` plus ``launches`` and ``host_syncs``."""

@@ -44,6 +44,7 @@ import numpy as np
 from numba import cuda
 
 from .counters import flush_count
+from .launch import launch
 from .mappings import thread_per_vertex
 from .operators import QUEUE, Operator, pusher
 
@@ -173,7 +174,7 @@ def _reset_direction(tally, choices, out_arcs, in_arcs):
 
 
 def _new_direction_arrays():
-    return (cuda.device_array((3, 2), dtype=np.int64), cuda.device_array((3, 3), dtype=np.int64))
+    return (cuda.device_array((3, 2), dtype=np.int64), cuda.device_array((3, 2), dtype=np.int64))
 
 
 def direction_arrays(problem, out_arcs: int, in_arcs: int):
@@ -191,8 +192,8 @@ def direction_arrays(problem, out_arcs: int, in_arcs: int):
     -------
     tally : device array, (3, 2) int64
         Row 0 holds frontier 0's out- and in-degrees, the other rows zero.
-    choices : device array, (3, 3) int64
-        Zeros: each round's direction and frontier size, and the pull count.
+    choices : device array, (3, 2) int64
+        Zeros: each round's direction and frontier size.
 
     Examples
     --------
@@ -203,7 +204,7 @@ def direction_arrays(problem, out_arcs: int, in_arcs: int):
     ([[3, 2], [0, 0], [0, 0]], 0)
     """
     tally, choices = problem.scratch("direction", _new_direction_arrays)
-    _reset_direction[1, 32](tally, choices, np.int64(out_arcs), np.int64(in_arcs))
+    launch(_reset_direction, 1, 32, (tally, choices, np.int64(out_arcs), np.int64(in_arcs)))
     problem.tally.launch()
     return tally, choices
 

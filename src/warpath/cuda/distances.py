@@ -18,7 +18,9 @@ import numpy as np
 from numba import cuda
 
 from ..dtypes import path_length_bound, unreached_value
-from .runtime import THREADS, blocks_for
+from .launch import launch
+from .recycled import recycled_array
+from .runtime import SIMULATOR, THREADS, blocks_for
 
 
 #: The 'unreachable' value of a distance type (the one rule, in :mod:`warpath.dtypes`).
@@ -87,7 +89,8 @@ def device_pair(size: int, first, second, dtype, at: int = -1, at_value=0):
 
     Two result arrays of one query (a BFS's levels and parents) in one
     allocation: on the H100 host each allocation of a few MB costs
-    ~0.2 ms of host time, more than the fill.
+    ~0.1-0.2 ms of host time, more than the fill; the memory is recycled
+    (:mod:`warpath.cuda.recycled`).
 
     Parameters
     ----------
@@ -109,11 +112,38 @@ def device_pair(size: int, first, second, dtype, at: int = -1, at_value=0):
     [[-1, 0, -1], [7, 7, 7]]
     """
     dtype = np.dtype(dtype)
-    pair = cuda.device_array((2, max(size, 0)), dtype=dtype)
+    pair = recycled_array((2, max(size, 0)), dtype)
     if size:
-        _fill_pair[blocks_for(size), THREADS](pair, dtype.type(first), dtype.type(second),
-                                              np.int64(at), dtype.type(at_value))
+        launch(_fill_pair, blocks_for(size), THREADS,
+               (pair, dtype.type(first), dtype.type(second), np.int64(at), dtype.type(at_value)))
     return pair
+
+
+def rows_of(matrix, rows, keepdims: bool = False):
+    """Views of ``rows`` of the C-contiguous 2-D device array ``matrix``: one-dimensional,
+    or of shape (1, n) with ``keepdims``.
+
+    Made directly over its memory: numba's indexing of a device array costs
+    tens of microseconds of host time (H100 host), several times a query.
+
+    Examples
+    --------
+    >>> m = device_pair(3, 1, 2, np.int32)
+    >>> [row.copy_to_host().tolist() for row in rows_of(m, (1, 0))]
+    [[2, 2, 2], [1, 1, 1]]
+    >>> rows_of(m, (0,), keepdims=True)[0].shape
+    (1, 3)
+    """
+    if SIMULATOR or not matrix.flags["C_CONTIGUOUS"]:
+        return tuple(matrix[r:r + 1] if keepdims else matrix[r] for r in rows)
+    from numba.cuda.cudadrv.devicearray import DeviceNDArray
+
+    length, item = matrix.shape[1], matrix.dtype.itemsize
+    row_bytes = length * item
+    shape, strides = ((1, length), (row_bytes, item)) if keepdims else ((length,), (item,))
+    return tuple(DeviceNDArray(shape, strides, matrix.dtype,
+                               gpu_data=matrix.gpu_data.view(r * row_bytes, (r + 1) * row_bytes))
+                 for r in rows)
 
 
 def refill(array, value, at: int = -1, at_value=0):
@@ -128,8 +158,8 @@ def refill(array, value, at: int = -1, at_value=0):
     size = array.shape[0]
     if size:
         dtype = np.dtype(array.dtype)
-        _fill[blocks_for(size), THREADS](array, dtype.type(value), np.int64(at),
-                                         dtype.type(at_value))
+        launch(_fill, blocks_for(size), THREADS,
+               (array, dtype.type(value), np.int64(at), dtype.type(at_value)))
     return array
 
 
@@ -150,4 +180,4 @@ def unreach_beyond(row, limit, inf) -> None:
     [0, 5, 99]
     """
     limit = float(limit)
-    _unreach_beyond[blocks_for(row.shape[0]), THREADS](row, limit, inf)
+    launch(_unreach_beyond, blocks_for(row.shape[0]), THREADS, (row, limit, inf))

@@ -37,7 +37,7 @@ import numpy as np
 from numba import cuda
 
 from ..errors import OptionError
-from .counters import ITERATIONS, RELAXATIONS, RunTally, flush_count
+from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_count
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
 from .launch import launch
@@ -133,7 +133,7 @@ def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False):
 
 
 def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
-          first_check: int = 1, every: int = 1, trace=None):
+          first_check: int = 1, every: int = 1, trace=None, counted: str | None = None):
     """Run rounds of ``steps`` on ``problem`` until one changes nothing.
 
     Parameters
@@ -153,11 +153,14 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         Paper loop only: the first round after which the flag is read, then every how many.
     trace : device int64 array, optional
         Receives each round's frontier size (as many rounds as it holds).
+    counted : str, optional
+        The name under which ``stats`` reports the counter the steps keep themselves
+        (slot :data:`~warpath.cuda.counters.COUNTED` of ``problem.counters``).
 
     Returns
     -------
     stats : dict
-        ``iterations`` (rounds run) and ``relaxations``.
+        ``iterations`` (rounds run) and ``relaxations`` (and ``counted``).
     negative : bool
         Whether the bound was reached still changing, or a relax proved a negative cycle.
     """
@@ -182,12 +185,12 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
 
         rounds, negative = host_loop(one_round, problem.conv, tally, max_rounds,
                                      first_check, every)
-        return {**tally.read_counters(problem.counters), "iterations": rounds}, negative
+        return {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
     kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1)
     items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
     fill = all(s.mapping.fills_gpu for s in steps)
     persistent_launch(kernel, args + (np.int64(max_rounds),), items, tally, fill=fill)
-    return persistent_outcome(problem.conv, problem.counters, tally, max_rounds)
+    return persistent_outcome(problem.control, tally, max_rounds, counted)
 
 
 def _no_trace(dgraph):
@@ -294,26 +297,38 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     return blocks
 
 
-def persistent_outcome(conv, counters, tally: RunTally, max_rounds: int):
-    """Read a persistent kernel's counters and flags (two host syncs).
+def persistent_outcome(control, tally: RunTally, max_rounds: int, counted: str | None = None):
+    """Read a persistent kernel's flags and counters, in one copy (one host sync).
+
+    Parameters
+    ----------
+    control : Control
+        The query's flags and counters.
+    tally : RunTally
+        Counts the read.
+    max_rounds : int
+        The round bound the kernel ran under.
+    counted : str, optional
+        As for :func:`enact`.
 
     Returns
     -------
     stats : dict
-        ``iterations`` (rounds run) and ``relaxations``.
+        ``iterations`` (rounds run) and ``relaxations`` (and ``counted``).
     negative_cycle : bool
         As for :func:`host_loop`.
 
     Examples
     --------
-    >>> from .flags import ConvergenceFlags
-    >>> counters = cuda.to_device(np.array([7, 30], np.int64))
-    >>> persistent_outcome(ConvergenceFlags(), counters, RunTally(), 100)
+    >>> from .control import Control
+    >>> control = Control()
+    >>> control.counters.copy_to_device(np.array([7, 30, 0], np.int64))
+    >>> persistent_outcome(control, RunTally(), 100)
     ({'iterations': 7, 'relaxations': 30}, False)
     """
-    stats = tally.read_counters(counters)
     tally.sync()
-    flags = conv.read()
+    flags, counts = control.read()
+    stats = counter_stats(counts, counted)
     rounds = stats["iterations"]
     negative = bool(flags[NEGATIVE_CYCLE]) or (
         rounds >= max_rounds and bool(flags[(rounds - 1) % 3]))

@@ -89,19 +89,29 @@ def round_changed(conv, r):
     return conv[r % 3] != 0 and conv[NEGATIVE_CYCLE] == 0
 
 
+#: Slots of a convergence array: three rotating round flags and :data:`NEGATIVE_CYCLE`.
+FLAG_SLOTS = 4
+
 _local = threading.local()
 
 
-def _pinned_flags():
-    """One pinned host buffer per thread for flag reads: a page-locked allocation costs far
-    more than the read itself, and every query reads its flags the same way."""
-    if not hasattr(_local, "flags"):
-        _local.flags = cuda.pinned_array(4, dtype=np.int32)
-    return _local.flags
+def _pinned_flags(dtype) -> np.ndarray:
+    """This thread's page-locked host buffer for flag reads of ``dtype``: pinning memory costs
+    far more than the read itself, and every query reads its flags the same way."""
+    buffers = _local.__dict__.setdefault("flags", {})
+    if dtype not in buffers:
+        buffers[dtype] = cuda.pinned_array(FLAG_SLOTS, dtype=dtype)
+    return buffers[dtype]
 
 
 class ConvergenceFlags:
-    """The device array ``conv`` (int32[4]) and a pinned host buffer to read it into.
+    """The device array ``conv`` (:data:`FLAG_SLOTS` integers) and its reads to the host.
+
+    Parameters
+    ----------
+    device : device array, optional
+        The flags, e.g. a view of a query's control block
+        (:class:`~warpath.cuda.control.Control`); by default a new int32 array of zeros.
 
     Examples
     --------
@@ -109,12 +119,15 @@ class ConvergenceFlags:
     False
     """
 
-    def __init__(self):
-        self.device = cuda.to_device(np.zeros(4, dtype=np.int32))
-        self._host = _pinned_flags()
+    def __init__(self, device=None):
+        self.device = cuda.to_device(np.zeros(FLAG_SLOTS, dtype=np.int32)) if device is None \
+            else device
+        self._host = None
 
     def read(self) -> np.ndarray:
-        """Copy the flags to the host (one host synchronisation)."""
+        """Copy the flags to the host (one host synchronisation); a view of this thread's
+        buffer, overwritten by its next read."""
+        self._host = _pinned_flags(np.dtype(self.device.dtype))
         self.device.copy_to_host(self._host)
         return self._host
 
@@ -126,7 +139,7 @@ class ConvergenceFlags:
     @property
     def negative_cycle(self) -> bool:
         """Whether a relax step proved a negative cycle (uses the last :meth:`read`)."""
-        return bool(self._host[NEGATIVE_CYCLE])
+        return self._host is not None and bool(self._host[NEGATIVE_CYCLE])
 
 
 def vertex_flags(num_vertices: int, copies: int = 1, set_vertex: int = -1):

@@ -27,6 +27,7 @@ import numpy as np
 from numba import cuda
 
 from .distances import device_full
+from .launch import launch
 from .runtime import SIMULATOR
 
 if SIMULATOR:
@@ -133,7 +134,7 @@ class FrontierQueue:
         >>> q.counts.copy_to_host().tolist()
         [0, 0, 0]
         """
-        _restart[1, 32](self.queues, self.counts, self.queues.dtype.type(first))
+        launch(_restart, 1, 32, (self.queues, self.counts, self.queues.dtype.type(first)))
 
 
 @cuda.jit

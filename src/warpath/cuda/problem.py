@@ -32,11 +32,13 @@ from ..dtypes import distance_dtype
 from ..errors import NegativeCycleError
 from ..negative_cycles import negative_cycle_from
 from ..result import DistanceMatrix, SSSPResult
-from .counters import RunTally, new_counters
+from .control import Control
+from .counters import RunTally
 from .device_graph import device_graph
-from .distances import floor_value, infinity
-from .flags import ConvergenceFlags
+from .distances import floor_value, infinity, rows_of
 from .frontier import FrontierQueue
+from .launch import launch
+from .recycled import recycled_array
 from .runtime import THREADS, blocks_for
 from .scratch import retry_out_of_memory, scratch_pool
 
@@ -108,11 +110,6 @@ class FrontierPair:
         return self.light.counts.copy_to_host()
 
 
-def _new_control():
-    """Convergence flags and counters for a problem (cleared by its first launch)."""
-    return ConvergenceFlags(), new_counters()
-
-
 def stand_in_queue(graph) -> FrontierQueue:
     """A one-slot queue for kernels that take a queue they never fill, kept on the device
     graph so a query makes none (only zeros are ever written to its counters).
@@ -147,8 +144,10 @@ class Problem:
     dtype : numpy dtype
         The distance type (``inf`` and ``floor`` are scalars of it).
     distances : device array (rows, n)
+    control : Control
+        The convergence flags and device counters, read back together.
     conv, counters, tally
-        Convergence flags, device counters, host launch tally.
+        The flags and the counters (views of ``control``), host launch tally.
 
     Examples
     --------
@@ -166,14 +165,15 @@ class Problem:
         self.m = self.graph.num_edges
         self.tally = RunTally() if tally is None else tally
         self._borrowed = []
-        self.conv, self.counters = self.scratch("control", _new_control)
+        self.control = self.scratch("control", Control)   # cleared by the first launch
+        self.conv, self.counters = self.control.conv, self.control.counters
         if distances is None:
             self.dtype = distance_dtype(self.graph, DEVICE_INTEGER_TYPES, keep_float32=True)
             self.distances = self._initial_distances()
         else:
             self.dtype = np.dtype(distances.dtype)
             self.distances = distances
-            _init_control[1, 32](self.conv.device, self.counters)
+            launch(_init_control, 1, 32, (self.conv.device, self.counters))
             self.tally.launch()
         self.inf = infinity(self.dtype)
         self.floor = floor_value(self.graph, self.dtype)
@@ -185,14 +185,18 @@ class Problem:
         return int(self.sources[0])
 
     def _initial_distances(self):
-        d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n), dtype=self.dtype))
+        if self.rows == 1:   # a result's row: recycled memory (see warpath.cuda.recycled)
+            d = recycled_array((1, self.n), self.dtype)
+        else:
+            d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n),
+                                                              dtype=self.dtype))
         control = (self.conv.device, self.counters)  # cleared by the same launch
         if self.rows == 1:  # no upload of a one-element sources array
-            _init_row[blocks_for(self.n), THREADS](d, self.source, infinity(self.dtype),
-                                                   *control)
+            launch(_init_row, blocks_for(self.n), THREADS,
+                   (d, np.int64(self.source), infinity(self.dtype)) + control)
         else:
-            _init_rows[blocks_for(self.rows * self.n), THREADS](
-                d, cuda.to_device(self.sources), infinity(self.dtype), *control)
+            launch(_init_rows, blocks_for(self.rows * self.n), THREADS,
+                   (d, cuda.to_device(self.sources), infinity(self.dtype)) + control)
         self.tally.launch()
         return d
 
@@ -268,7 +272,7 @@ class Problem:
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
 
-        d = self.distances[0]
+        d = rows_of(self.distances, (0,))[0]
         pred = record_predecessors(self) if predecessors else None
         return SSSPResult(self.source, d, pred, self.tally.as_stats({**stats, **extra}))
 

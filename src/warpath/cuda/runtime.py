@@ -58,7 +58,8 @@ def blocks_for(items: int, threads: int = THREADS) -> int:
     return max(1, -(-int(items) // threads))
 
 
-#: max_cooperative_grid_blocks per (kernel, argument types, block size); kernels live as
+#: (max_cooperative_grid_blocks, the device's SM count) per (kernel, argument types, block
+#: size); kernels live as
 #: long as their factories' caches, so their ids stay theirs.
 _COOPERATIVE_LIMITS: dict = {}
 
@@ -116,16 +117,17 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
     if SIMULATOR:
         return 1
     key = (kernel, argument_types(args) if types is None else types, threads)
-    if key not in _COOPERATIVE_LIMITS:   # an occupancy query to the driver: once per kernel
+    if key not in _COOPERATIVE_LIMITS:   # driver queries (occupancy, SMs): once per kernel
         from numba import typeof
 
         compiled = kernel.compile(tuple(typeof(a) for a in args))
-        _COOPERATIVE_LIMITS[key] = compiled.max_cooperative_grid_blocks(threads)
-    limit = _COOPERATIVE_LIMITS[key]
+        _COOPERATIVE_LIMITS[key] = (compiled.max_cooperative_grid_blocks(threads),
+                                    cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    limit, sms = _COOPERATIVE_LIMITS[key]
     if limit < 1:
         raise RuntimeError("this kernel cannot be launched cooperatively on this GPU")
     if PERSISTENT_BLOCKS_PER_SM:
-        small = PERSISTENT_BLOCKS_PER_SM * cuda.get_current_device().MULTIPROCESSOR_COUNT
+        small = PERSISTENT_BLOCKS_PER_SM * sms
         if not fill or items <= FILL_ITEMS_PER_THREAD * small * threads:
             limit = min(limit, small)
     return max(1, min(limit, blocks_for(items, threads)))

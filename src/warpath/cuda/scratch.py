@@ -39,6 +39,7 @@ class ScratchPool:
 
     def __init__(self):
         self._free: dict = {}
+        self._lock = threading.Lock()
         with _RELEASE_LOCK:
             _POOLS.add(self)
 
@@ -48,14 +49,19 @@ class ScratchPool:
         stack = self._free.get((threading.get_ident(), key))
         return stack.pop() if stack else retry_out_of_memory(make)
 
-    def give(self, key, item) -> None:
-        """Return ``item`` (taken with ``key`` by this thread)."""
-        slot = (threading.get_ident(), key)
-        if slot not in self._free:  # a new thread or key: drop what ended threads left
-            alive = {thread.ident for thread in threading.enumerate()}
-            for gone in [k for k in self._free if k[0] not in alive]:
-                del self._free[gone]
-        self._free.setdefault(slot, []).append(item)
+    def give(self, key, item, thread: int | None = None, keep: int | None = None) -> None:
+        """Return ``item``, taken with ``key`` by this thread (or by ``thread``, when a
+        finalizer gives it back from elsewhere); with ``keep``, an item beyond ``keep``
+        free ones of its key is let go instead."""
+        slot = (threading.get_ident() if thread is None else thread, key)
+        with self._lock:
+            if slot not in self._free:  # a new thread or key: drop what ended threads left
+                alive = {t.ident for t in threading.enumerate()}
+                for gone in [k for k in self._free if k[0] not in alive]:
+                    del self._free[gone]
+            stack = self._free.setdefault(slot, [])
+            if keep is None or len(stack) < keep:
+                stack.append(item)
 
     def clear(self) -> None:
         """Drop every free item (their device memory goes back once unreferenced)."""

@@ -1,0 +1,74 @@
+"""A query's control block: its convergence flags and run counters in one allocation.
+
+Every GPU query ends by reading its flags (did the last round still change
+something? was a negative cycle proven?) and its counters (rounds,
+relaxations).  Two small copies to the host cost two driver round trips;
+kept side by side in one int64 device array, they come back in one copy,
+into a page-locked buffer that every query of the thread reuses.
+
+Layout: the flags (:mod:`warpath.cuda.flags`: three rotating round flags and
+:data:`~warpath.cuda.flags.NEGATIVE_CYCLE`) in slots 0-3, then the counters
+(:mod:`warpath.cuda.counters`: :data:`~warpath.cuda.counters.ITERATIONS`,
+:data:`~warpath.cuda.counters.RELAXATIONS` and
+:data:`~warpath.cuda.counters.COUNTED`, a count a method keeps itself).
+
+Examples
+--------
+>>> import numpy as np
+>>> control = Control()
+>>> control.counters.copy_to_device(np.array([4, 17, 2], np.int64))
+>>> flags, counts = control.read()
+>>> flags.tolist(), counts.tolist()
+([0, 0, 0, 0], [4, 17, 2])
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from numba import cuda
+
+from .counters import COUNTER_SLOTS
+from .flags import FLAG_SLOTS, ConvergenceFlags
+
+#: Slots of the block: the flags, then the counters.
+SLOTS = FLAG_SLOTS + COUNTER_SLOTS
+
+_local = threading.local()
+
+
+def _pinned_block() -> np.ndarray:
+    """One page-locked host block per thread (pinning memory costs far more than a read)."""
+    if not hasattr(_local, "block"):
+        _local.block = cuda.pinned_array(SLOTS, dtype=np.int64)
+    return _local.block
+
+
+class Control:
+    """Convergence flags and counters of one query, side by side on the device.
+
+    Attributes
+    ----------
+    conv : ConvergenceFlags
+        The flags, a view of the block (the paper loop reads them alone).
+    counters : device array, int64
+        The counters, a view of the block.
+
+    The views are made once: problems borrow a control block from the device
+    graph's scratch pool (:mod:`warpath.cuda.scratch`) and clear it on the GPU.
+    """
+
+    def __init__(self):
+        self._block = cuda.to_device(np.zeros(SLOTS, dtype=np.int64))
+        self.conv = ConvergenceFlags(self._block[:FLAG_SLOTS])
+        self.counters = self._block[FLAG_SLOTS:]
+
+    def read(self):
+        """``(flags, counters)`` on the host, in one copy (one host synchronisation).
+
+        Both are views of this thread's page-locked block, overwritten by its next read.
+        """
+        host = _pinned_block()
+        self._block.copy_to_host(host)
+        return host[:FLAG_SLOTS], host[FLAG_SLOTS:]

@@ -1,0 +1,97 @@
+"""Device memory for results, given back for the next query once a result is dropped.
+
+A result keeps its arrays (a BFS's levels and parents, an SSSP's distances),
+so they cannot come from the scratch pool (:mod:`warpath.cuda.scratch`), which
+lends working arrays for the length of one query.  A new allocation each time
+is costly: on the H100 host a (2, 4M) int32 array took 97 us of host time
+(median) and 162 us on average, numba's batched frees included, a tenth of a
+warm BFS query on rmat(22, 16) (docs/performance.md).
+
+:func:`recycled_array` hands out an array over a block of device memory that
+goes back to a pool when the array and every view of it are
+garbage-collected; the next query of the same host thread and size takes it.
+A block is only ever reused by the thread that allocated it, so its kernels
+are ordered after those of the query that used it before, on that thread's
+stream.  At most :data:`KEEP` free blocks are kept per thread and size;
+:func:`~warpath.cuda.scratch.release_all` lets them all go (the out-of-memory
+retry and the memory estimates call it).  Under the CUDA simulator the arrays
+are plain allocations.
+
+Examples
+--------
+>>> import numpy as np
+>>> a = recycled_array((2, 3), np.int32)
+>>> a.shape, a.dtype
+((2, 3), dtype('int32'))
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+from numba import cuda
+
+from .runtime import SIMULATOR
+from .scratch import ScratchPool, retry_out_of_memory
+
+#: Free blocks kept per host thread and size.
+KEEP = 2
+
+#: The free blocks, by (allocating thread, ("result", bytes)).
+_BLOCKS = ScratchPool()
+
+
+def recycled_array(shape, dtype):
+    """A C-contiguous device array of ``shape`` and ``dtype`` over recycled memory (see the
+    module notes); its contents are undefined, as ``cuda.device_array``'s are.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+    dtype : numpy dtype
+
+    Returns
+    -------
+    device array
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = recycled_array(4, np.int64)
+    >>> a.copy_to_device(np.arange(4)); a.copy_to_host().tolist()
+    [0, 1, 2, 3]
+    """
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
+    size = int(np.prod(shape, dtype=np.int64))
+    if SIMULATOR or size == 0:
+        return retry_out_of_memory(lambda: cuda.device_array(shape, dtype=dtype))
+    from numba.cuda.cudadrv.devicearray import DeviceNDArray
+    from numba.cuda.cudadrv.driver import MemoryPointer
+
+    key = ("result", size * dtype.itemsize)
+    block = _BLOCKS.take(key, lambda: cuda.device_array(key[1], dtype=np.uint8))
+    memory = MemoryPointer(cuda.current_context(), block.gpu_data.device_pointer, key[1],
+                           finalizer=functools.partial(_give_back, key, block,
+                                                       threading.get_ident()))
+    strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize
+                    for i in range(len(shape)))
+    return DeviceNDArray(shape, strides, dtype, gpu_data=memory)
+
+
+def _give_back(key, block, thread: int) -> None:
+    """The finalizer of an array's memory: its block is free again for ``thread``."""
+    _BLOCKS.give(key, block, thread=thread, keep=KEEP)
+
+
+def free_blocks() -> int:
+    """How many free blocks the pool holds now (all threads and sizes).
+
+    Examples
+    --------
+    >>> free_blocks() >= 0
+    True
+    """
+    return len(_BLOCKS)
