@@ -9,7 +9,8 @@ warm BFS query on rmat(22, 16) (docs/performance.md).
 
 :func:`recycled_array` hands out an array over a block of device memory that
 goes back to a pool when the array and every view of it are
-garbage-collected; the next query of the same host thread and size takes it.
+garbage-collected; the next query of the same host thread, GPU context and size
+takes it.
 A block is only ever reused by the thread that allocated it, so its kernels
 are ordered after those of the query that used it before, on that thread's
 stream.  At most :data:`KEEP` free blocks are kept per thread and size;
@@ -39,7 +40,7 @@ from .scratch import ScratchPool, retry_out_of_memory
 #: Free blocks kept per host thread and size.
 KEEP = 2
 
-#: The free blocks, by (allocating thread, ("result", bytes)).
+#: The free blocks, by (allocating thread, ("result", context id, bytes)).
 _BLOCKS = ScratchPool()
 
 
@@ -71,9 +72,11 @@ def recycled_array(shape, dtype):
     from numba.cuda.cudadrv.devicearray import DeviceNDArray
     from numba.cuda.cudadrv.driver import MemoryPointer
 
-    key = ("result", size * dtype.itemsize)
-    block = _BLOCKS.take(key, lambda: cuda.device_array(key[1], dtype=np.uint8))
-    memory = MemoryPointer(cuda.current_context(), block.gpu_data.device_pointer, key[1],
+    context = cuda.current_context()
+    nbytes = size * dtype.itemsize
+    key = ("result", id(context), nbytes)   # a block serves the context it was made in
+    block = _BLOCKS.take(key, lambda: cuda.device_array(nbytes, dtype=np.uint8))
+    memory = MemoryPointer(context, block.gpu_data.device_pointer, nbytes,
                            finalizer=functools.partial(_give_back, key, block,
                                                        threading.get_ident()))
     strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize
