@@ -335,3 +335,29 @@ def test_local_cuda_cluster_matches_the_single_gpu_call():
         negative = negative_graph()
         np.testing.assert_array_equal(wd.apsp(negative, client=c).distances,
                                       warpath.apsp(negative).distances)
+
+
+class _CancelsOneBatch:
+    """A client whose first submission of batch 1 is cancelled, as the scheduler cancels a
+    batch it forgot when a worker died at the wrong moment."""
+
+    def __init__(self, client):
+        self._client, self.cancelled = client, []
+
+    def submit(self, *args, key, **kwargs):
+        future = self._client.submit(*args, key=key, **kwargs)
+        if key.endswith("-1-0"):
+            self._client.cancel(future)
+            self.cancelled.append(key)
+        return future
+
+    def __getattr__(self, name):
+        return getattr(self._client, name)
+
+
+def test_a_cancelled_batch_is_submitted_again(client):
+    g = random_graph()
+    proxy = _CancelsOneBatch(client)
+    ours = wd.apsp(g, client=proxy, batch_size=10, transfer="send", device="cpu")
+    assert len(proxy.cancelled) == 1
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))

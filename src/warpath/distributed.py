@@ -657,7 +657,12 @@ def _show_progress(progress) -> bool:
 
 def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar, on_result):
     """Submit the batches a few at a time and hand each finished one to ``on_result``, with
-    its first row's index and its number of rows."""
+    its first row's index and its number of rows.
+
+    A batch whose future the scheduler cancels (it forgets a task whose worker died at the
+    wrong moment: "already forgotten") is submitted again, up to ``retries`` times."""
+    from distributed.utils import CancelledError
+
     run = uuid.uuid4().hex[:12]
     starts = np.cumsum([0] + [batch.size for batch in batches])
     todo = iter(enumerate(batches))
@@ -665,22 +670,33 @@ def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar,
     outstanding = set()
     pending = distributed.as_completed()
 
+    def submit(i, attempt=0):
+        future = client.submit(_solve_batch, shipment, batches[i], int(starts[i]), *solve_args,
+                               key=f"warpath-batch-{run}-{i}-{attempt}", retries=retries,
+                               pure=False)
+        index_of[future.key] = (i, attempt)
+        outstanding.add(future)
+        pending.add(future)
+
     def submit_next():
         item = next(todo, None)
         if item is not None:
-            i, batch = item
-            future = client.submit(_solve_batch, shipment, batch, int(starts[i]), *solve_args,
-                                   key=f"warpath-batch-{run}-{i}", retries=retries, pure=False)
-            index_of[future.key] = i
-            outstanding.add(future)
-            pending.add(future)
+            submit(item[0])
 
     try:
         for _ in range(in_flight):
             submit_next()
         for future in pending:
-            i = index_of.pop(future.key)
-            on_result(int(starts[i]), int(batches[i].size), *future.result())
+            i, attempt = index_of.pop(future.key)
+            try:
+                solved = future.result()
+            except CancelledError:
+                outstanding.discard(future)
+                if attempt >= retries:
+                    raise
+                submit(i, attempt + 1)
+                continue
+            on_result(int(starts[i]), int(batches[i].size), *solved)
             outstanding.discard(future)
             future.release()
             bar.update(1)
