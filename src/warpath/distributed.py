@@ -688,16 +688,15 @@ def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar,
             submit_next()
         for future in pending:
             i, attempt = index_of.pop(future.key)
+            outstanding.discard(future)
             try:
                 solved = future.result()
             except CancelledError:
-                outstanding.discard(future)
                 if attempt >= retries:
                     raise
                 submit(i, attempt + 1)
                 continue
             on_result(int(starts[i]), int(batches[i].size), *solved)
-            outstanding.discard(future)
             future.release()
             bar.update(1)
             submit_next()

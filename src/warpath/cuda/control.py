@@ -24,26 +24,15 @@ Examples
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 from numba import cuda
 
 from .counters import COUNTER_SLOTS
 from .flags import FLAG_SLOTS, ConvergenceFlags
+from .runtime import pinned_buffer
 
 #: Slots of the block: the flags, then the counters.
 SLOTS = FLAG_SLOTS + COUNTER_SLOTS
-
-_local = threading.local()
-
-
-def _pinned_block() -> np.ndarray:
-    """One page-locked host block per thread (pinning memory costs far more than a read)."""
-    if not hasattr(_local, "block"):
-        _local.block = cuda.pinned_array(SLOTS, dtype=np.int64)
-    return _local.block
-
 
 class Control:
     """Convergence flags and counters of one query, side by side on the device.
@@ -69,6 +58,6 @@ class Control:
 
         Both are views of this thread's page-locked block, overwritten by its next read.
         """
-        host = _pinned_block()
+        host = pinned_buffer(SLOTS, np.int64)
         self._block.copy_to_host(host)
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]

@@ -18,13 +18,11 @@ Examples
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 from numba import cuda
 
 from .distances import device_full
-from .runtime import SIMULATOR
+from .runtime import SIMULATOR, pinned_buffer
 
 
 #: The slot of the convergence array raised when a negative cycle is proven.
@@ -92,18 +90,6 @@ def round_changed(conv, r):
 #: Slots of a convergence array: three rotating round flags and :data:`NEGATIVE_CYCLE`.
 FLAG_SLOTS = 4
 
-_local = threading.local()
-
-
-def _pinned_flags(dtype) -> np.ndarray:
-    """This thread's page-locked host buffer for flag reads of ``dtype``: pinning memory costs
-    far more than the read itself, and every query reads its flags the same way."""
-    buffers = _local.__dict__.setdefault("flags", {})
-    if dtype not in buffers:
-        buffers[dtype] = cuda.pinned_array(FLAG_SLOTS, dtype=dtype)
-    return buffers[dtype]
-
-
 class ConvergenceFlags:
     """The device array ``conv`` (:data:`FLAG_SLOTS` integers) and its reads to the host.
 
@@ -127,7 +113,7 @@ class ConvergenceFlags:
     def read(self) -> np.ndarray:
         """Copy the flags to the host (one host synchronisation); a view of this thread's
         buffer, overwritten by its next read."""
-        self._host = _pinned_flags(np.dtype(self.device.dtype))
+        self._host = pinned_buffer(FLAG_SLOTS, self.device.dtype)
         self.device.copy_to_host(self._host)
         return self._host
 

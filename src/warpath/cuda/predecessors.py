@@ -31,7 +31,7 @@ import numpy as np
 from numba import cuda
 
 from .atomics import claim
-from .distances import device_full, rows_of
+from .distances import device_full
 from .enactor import enact, run_once
 from .mappings import frontier, thread_per_edge
 from .operators import QUEUE, advance
@@ -92,8 +92,7 @@ def record_predecessors(problem):
     recording = Problem(graph, source, distances=problem.distances, tally=problem.tally)
     pred = device_full(graph.num_vertices, -1, index)
     problem.tally.launch()
-    state = (rows_of(problem.distances, (0,))[0], pred, problem.inf, index.type(source),
-             index.type(-1))
+    state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
     if _strictly_increasing(graph, problem.dtype):
         if graph.num_edges:
             run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),

@@ -25,6 +25,8 @@ Examples
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import cuda
 
@@ -184,17 +186,22 @@ class Problem:
         """The first (for SSSP: the only) source."""
         return int(self.sources[0])
 
+    @functools.cached_property
+    def row(self):
+        """Row 0 of the distances as a one-dimensional device array (a one-row problem's
+        distances), made once per problem without numba's costly indexing
+        (:func:`~warpath.cuda.distances.rows_of`)."""
+        return rows_of(self.distances, (0,))[0]
+
     def _initial_distances(self):
-        if self.rows == 1:   # a result's row: recycled memory (see warpath.cuda.recycled)
-            d = recycled_array((1, self.n), self.dtype)
-        else:
-            d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n),
-                                                              dtype=self.dtype))
         control = (self.conv.device, self.counters)  # cleared by the same launch
-        if self.rows == 1:  # no upload of a one-element sources array
+        if self.rows == 1:  # a result's row in recycled memory; no upload of the source
+            d = recycled_array((1, self.n), self.dtype)
             launch(_init_row, blocks_for(self.n), THREADS,
                    (d, np.int64(self.source), infinity(self.dtype)) + control)
         else:
+            d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n),
+                                                              dtype=self.dtype))
             launch(_init_rows, blocks_for(self.rows * self.n), THREADS,
                    (d, cuda.to_device(self.sources), infinity(self.dtype)) + control)
         self.tally.launch()
@@ -272,7 +279,7 @@ class Problem:
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
 
-        d = rows_of(self.distances, (0,))[0]
+        d = self.row
         pred = record_predecessors(self) if predecessors else None
         return SSSPResult(self.source, d, pred, self.tally.as_stats({**stats, **extra}))
 

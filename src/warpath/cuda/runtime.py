@@ -14,6 +14,7 @@ Examples
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 
 import numpy as np
@@ -59,8 +60,7 @@ def blocks_for(items: int, threads: int = THREADS) -> int:
 
 
 #: (max_cooperative_grid_blocks, the device's SM count) per (kernel, argument types, block
-#: size); kernels live as
-#: long as their factories' caches, so their ids stay theirs.
+#: size); kernels live as long as their factories' caches, so their ids stay theirs.
 _COOPERATIVE_LIMITS: dict = {}
 
 
@@ -131,6 +131,26 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
         if not fill or items <= FILL_ITEMS_PER_THREAD * small * threads:
             limit = min(limit, small)
     return max(1, min(limit, blocks_for(items, threads)))
+
+
+_pinned = threading.local()
+
+
+def pinned_buffer(size: int, dtype) -> np.ndarray:
+    """This host thread's page-locked buffer of ``size`` items of ``dtype``, made once and
+    reused: pinning memory costs far more than the small reads it serves (each query reads
+    its flags and counters through one).  A read overwrites what the last one left.
+
+    Examples
+    --------
+    >>> pinned_buffer(4, np.int64) is pinned_buffer(4, np.int64)
+    True
+    """
+    buffers = _pinned.__dict__.setdefault("buffers", {})
+    key = (int(size), np.dtype(dtype))
+    if key not in buffers:
+        buffers[key] = cuda.pinned_array(key[0], dtype=key[1])
+    return buffers[key]
 
 
 def synchronize() -> None:

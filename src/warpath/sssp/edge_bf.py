@@ -152,7 +152,7 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
         marks = device_full(problem.n, -1, np.int32)
         marks[problem.source:problem.source + 1] = np.zeros(1, np.int32)
     problem.tally.launch()
-    state = (problem.distances[0], marks, problem.inf, problem.floor)
+    state = (problem.row, marks, problem.inf, problem.floor)
     steps = _steps("flags" if use_flags else "all", loop)
     stats, negative = enact(problem, steps, state, loop=loop)
     return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)

@@ -132,7 +132,7 @@ def run(graph, source, *, predecessors=True, loop="fast"):
 
     check_loop(loop)
     problem = Problem(graph, source)
-    cost = problem.distances[0]
+    cost = problem.row
     update = _copy(cost)
     paper = loop == "paper"
     mask = vertex_flags(problem.n, 1, problem.source)[0] if paper else cost[:1]

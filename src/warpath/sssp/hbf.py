@@ -385,8 +385,8 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     n, dtype = problem.n, problem.dtype
     packed = dtype.itemsize == 4
     classes, sink_arcs, parallel = _classification(problem.graph) if classify else (
-        problem.distances[0][:1], None, True)
-    d = problem.distances[0]
+        problem.row[:1], None, True)
+    d = problem.row
     arrays = problem.scratch(("hbf", dtype.str if packed else None, near_far),
                              lambda: _working_arrays(problem, packed, near_far))
     _restart_working_arrays(problem, arrays, packed, near_far)
@@ -527,5 +527,5 @@ def _apply_limit(problem, limit):
     """Vertices farther than ``limit`` become unreachable (on the GPU, no round trip)."""
     from ..cuda.distances import unreach_beyond
 
-    unreach_beyond(problem.distances[0], limit, problem.inf)
+    unreach_beyond(problem.row, limit, problem.inf)
     problem.tally.launch()

@@ -179,7 +179,7 @@ def run(graph, source, *, predecessors=True, loop="fast", k=4, vertices_per_thre
     check_loop(loop)
     _check_options(k, vertices_per_thread, launches)
     problem = Problem(graph, source)
-    state = (problem.distances[0], vertex_flags(problem.n, 2, problem.source), problem.floor)
+    state = (problem.row, vertex_flags(problem.n, 2, problem.source), problem.floor)
     extra = {"k": int(k), "vertices_per_thread": int(vertices_per_thread)}
     first = 1
     if loop == "paper":
