@@ -11,6 +11,8 @@ from warpath.cuda.flags import vertex_flags
 
 def test_levels_start_at_the_source_only():
     run = LevelRun(gen.ring(5, seed=0), 3, predecessors=True, limit=2)
+    assert run.problem.tally.launches == 0   # the fills wait for the method's first kernel
+    assert run.problem.run_fills() and run.problem.tally.launches == 1
     assert run.levels.copy_to_host().tolist() == [-1, -1, -1, 0, -1]
     assert run.parents.copy_to_host().tolist() == [-1] * 5
     assert run.max_rounds == 2 and run.problem.rows == 1
@@ -41,4 +43,5 @@ def test_weights_too_large_for_int32_levels_do_not_matter():
     """BFS ignores weights: a path-length bound beyond int32 must not break the int32 levels."""
     g = warpath.generators.grid(4, 4, seed=1, max_weight=10**9)
     run = LevelRun(g, 0, predecessors=False, limit=None)
+    run.problem.run_fills()
     assert run.levels.copy_to_host().tolist()[:2] == [0, -1]

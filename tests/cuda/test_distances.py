@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import warpath
-from warpath.cuda.distances import device_full, device_pair, floor_value, infinity
+from warpath.cuda.distances import device_full, floor_value, infinity
 from warpath.cuda.problem import DEVICE_INTEGER_TYPES, Problem
 from warpath.dtypes import distance_dtype as _distance_dtype
 
@@ -56,14 +56,3 @@ def test_new_distances_and_fill():
     assert d.tolist() == [[np.inf, np.inf, 0.0, np.inf], [0.0, np.inf, np.inf, np.inf]]
     assert device_full(3, 7, np.int64).copy_to_host().tolist() == [7, 7, 7]
     assert device_full(0, 7, np.int64).shape == (0,)
-
-
-@pytest.mark.parametrize("dtype", [np.int32, np.int64])
-def test_a_pair_of_rows_in_one_allocation(dtype):
-    pair = device_pair(1000, -1, 5, dtype, at=999, at_value=0)   # several blocks
-    expected = np.array([np.full(1000, -1), np.full(1000, 5)], dtype=dtype)
-    expected[0, 999] = 0
-    host = pair.copy_to_host()
-    assert host.dtype == dtype and np.array_equal(host, expected)
-    assert device_pair(4, 2, 3, dtype).copy_to_host().tolist() == [[2] * 4, [3] * 4]
-    assert device_pair(0, 2, 3, dtype).shape == (2, 0)

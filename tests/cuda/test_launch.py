@@ -5,8 +5,8 @@ import pytest
 from numba import cuda
 
 from warpath.cuda import launch as launching
-from warpath.cuda.launch import launch, parameters
-from warpath.cuda.runtime import SIMULATOR, cooperative_blocks
+from warpath.cuda.launch import flatten, launch, parameters
+from warpath.cuda.runtime import SIMULATOR, argument_types, cooperative_blocks
 
 
 class _DeviceLike:
@@ -17,6 +17,8 @@ class _DeviceLike:
         self.size = int(np.prod(shape))
         self.strides = tuple(int(s) for s in np.empty(shape, self.dtype).strides)
         self.device_ctypes_pointer = type("Pointer", (), {"value": pointer})()
+        self.ndim = len(shape)
+        self.flags = {"C_CONTIGUOUS": True, "F_CONTIGUOUS": len(shape) < 2}
 
 
 def test_parameters_follow_numbas_layout():
@@ -29,6 +31,16 @@ def test_parameters_follow_numbas_layout():
     assert np.array([flat[18]], np.int64).astype(np.int32).view(np.float32)[0] == 1.5
     assert np.array([flat[19]], np.int64).view(np.float64)[0] == 0.25
     assert flat[20] == 0
+
+
+def test_one_pass_gives_the_types_and_the_parameters():
+    args = (_DeviceLike((2, 3), np.float32, 4096), (np.int32(-2), 7, 2**63), 0.5, True,
+            (np.bool_(True), np.uint8(200), np.int16(-5), np.uint64(2**64 - 1), np.float32(-1)))
+    types, values = flatten(args)
+    assert values[-5:] == [1, 200, -5, -1, -1082130432]
+    assert types == argument_types(args) and values == parameters(args)
+    array = args[0]
+    assert flatten(args)[1] == values and hasattr(array, "_warpath_launch_share")   # kept
 
 
 def test_host_arrays_and_other_scalars_are_not_flattened():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import cuda
 
-from warpath.cuda.distances import device_pair, rows_of
+from warpath.cuda.distances import rows_of
 from warpath.cuda.recycled import KEEP, free_blocks, recycled_array
 from warpath.cuda.scratch import release_all
 
@@ -24,7 +24,7 @@ def test_recycled_arrays_hold_what_is_written():
 
 
 def test_rows_of_matches_numba_indexing():
-    pair = device_pair(6, 3, -1, np.int64, at=2, at_value=0)
+    pair = cuda.to_device(np.array([[3, 3, 0, 3, 3, 3], [-1] * 6], np.int64))
     first, second = rows_of(pair, (0, 1))
     assert first.copy_to_host().tolist() == pair[0].copy_to_host().tolist() == [3, 3, 0, 3, 3, 3]
     assert second.copy_to_host().tolist() == [-1] * 6

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -133,17 +135,16 @@ def run(graph, source, *, predecessors=True, limit=None, loop="fast"):
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from ..cuda.flags import vertex_flags
     from .gpu_levels import LevelRun
 
     check_loop(loop)
     bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
     problem = bfs.problem
     paper = loop == "paper"
-    in_f = vertex_flags(problem.n, 1, problem.source)[0] if paper else bfs.levels[:1]
-    visited = vertex_flags(problem.n, 1, problem.source)[0]
-    updating = vertex_flags(problem.n)[0]
-    problem.tally.launch(3 if paper else 2)
+    n, s = problem.n, problem.source
+    in_f = problem.filled("harish F", (n,), np.uint8, 0, s, 1) if paper else bfs.levels[:1]
+    visited = problem.filled("harish X", (n,), np.uint8, 0, s, 1)
+    updating = problem.filled("harish Fu", (n,), np.uint8, 0)
     stats, _ = enact(problem, _steps(loop, bfs.record), bfs.state + (in_f, visited, updating),
                      loop=loop, frontier=None if paper else problem.frontier(),
                      max_rounds=bfs.max_rounds)

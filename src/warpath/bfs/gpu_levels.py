@@ -14,6 +14,8 @@ Examples
 --------
 >>> import warpath
 >>> run = LevelRun(warpath.generators.ring(4, seed=0), 1, predecessors=True, limit=None)
+>>> run.problem.run_fills()   # else the first kernel of the method runs them
+True
 >>> run.levels.copy_to_host().tolist(), run.max_rounds
 ([-1, 0, -1, -1], 4)
 """
@@ -23,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cuda.device_graph import device_graph
-from ..cuda.distances import device_pair, refill, rows_of
+from ..cuda.distances import rows_of
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
 from ..cuda.recycled import recycled_array
@@ -71,7 +73,9 @@ class LevelRun:
     Attributes
     ----------
     problem : Problem
-        The engine's query state; its ``distances`` are the levels, shape (1, n).
+        The engine's query state; its ``distances`` are the levels, shape (1, n).  It
+        is deferred: the fills of the levels, parents, flags and queues run in the
+        method's first kernel, which must be the enactor's.
     levels, parents : device arrays
         Levels (-1: not visited, 0 at the source); parents (-1 where none), or a
         one-slot stand-in when not recorded.
@@ -88,14 +92,15 @@ class LevelRun:
         index = np.dtype(dgraph.indices.dtype)
         n = dgraph.num_vertices
         self.record = bool(predecessors)
-        if self.record:   # one allocation and one launch for both
-            pair = device_pair(n, UNVISITED, -1, index, source, 0)
-            self.levels, self.parents = rows_of(pair, (0, 1))
-        else:   # the parents: a stand-in the kernels never write
-            pair = recycled_array((1, n), index)
-            self.levels = self.parents = refill(rows_of(pair, (0,))[0], UNVISITED, source, 0)
-        self.problem = Problem(dgraph, source, distances=rows_of(pair, (0,), keepdims=True)[0])
-        self.problem.tally.launch()
+        # one recycled allocation for both; without parents, a stand-in the kernels never write
+        pair = recycled_array((2 if self.record else 1, n), index)
+        rows = rows_of(pair, (0, 1) if self.record else (0,))
+        self.levels, self.parents = rows[0], rows[-1]
+        distances = rows_of(pair, (0,), keepdims=True)[0] if self.record else pair
+        self.problem = Problem(dgraph, source, distances=distances, deferred=True)
+        self.problem.fill(self.levels, n, UNVISITED, source, 0)
+        if self.record:
+            self.problem.fill(self.parents, n, -1)
         self.max_rounds = rounds_for(limit, n)
         self.state = (self.levels, self.parents, index.type(UNVISITED))
 

@@ -43,15 +43,17 @@ class Control:
         The flags, a view of the block (the paper loop reads them alone).
     counters : device array, int64
         The counters, a view of the block.
+    block : device array, int64
+        The whole block (:data:`SLOTS` slots), e.g. for one fill job clearing it.
 
     The views are made once: problems borrow a control block from the device
     graph's scratch pool (:mod:`warpath.cuda.scratch`) and clear it on the GPU.
     """
 
     def __init__(self):
-        self._block = cuda.to_device(np.zeros(SLOTS, dtype=np.int64))
-        self.conv = ConvergenceFlags(self._block[:FLAG_SLOTS])
-        self.counters = self._block[FLAG_SLOTS:]
+        self.block = cuda.to_device(np.zeros(SLOTS, dtype=np.int64))
+        self.conv = ConvergenceFlags(self.block[:FLAG_SLOTS])
+        self.counters = self.block[FLAG_SLOTS:]
 
     def read(self):
         """``(flags, counters)`` on the host, in one copy (one host synchronisation).
@@ -59,5 +61,5 @@ class Control:
         Both are views of this thread's page-locked block, overwritten by its next read.
         """
         host = pinned_buffer(SLOTS, np.int64)
-        self._block.copy_to_host(host)
+        self.block.copy_to_host(host)
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]

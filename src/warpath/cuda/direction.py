@@ -44,7 +44,6 @@ import numpy as np
 from numba import cuda
 
 from .counters import flush_count
-from .launch import launch
 from .mappings import thread_per_vertex
 from .operators import QUEUE, Operator, pusher
 
@@ -162,29 +161,25 @@ def _degree_sums(queue, size, indptr, in_indptr, thread, stride):
     return out_arcs, in_arcs
 
 
-@cuda.jit
-def _reset_direction(tally, choices, out_arcs, in_arcs):
-    if cuda.grid(1) == 0:
-        for i in range(tally.shape[0]):
-            tally[i, 0] = out_arcs if i == 0 else 0
-            tally[i, 1] = in_arcs if i == 0 else 0
-        for i in range(choices.shape[0]):
-            for j in range(choices.shape[1]):
-                choices[i, j] = 0
+class _DirectionArrays:
+    """One int64 block of 12: the tally (3, 2), then the choices (3, 2), with the views a
+    query's fills and kernels take, made once (the block lives in a scratch pool)."""
 
-
-def _new_direction_arrays():
-    return (cuda.device_array((3, 2), dtype=np.int64), cuda.device_array((3, 2), dtype=np.int64))
+    def __init__(self):
+        block = cuda.device_array(12, dtype=np.int64)
+        self.tally, self.choices = block[:6].reshape(3, 2), block[6:].reshape(3, 2)
+        self.first_row, self.rest = block[:2], block[2:]
 
 
 def direction_arrays(problem, out_arcs: int, in_arcs: int):
     """``(tally, choices)`` for a direction-optimizing query, from ``problem``'s scratch pool
-    and reset by one launch (two small uploads cost ~0.4 ms of host time on the H100 host).
+    and reset by two fills of ``problem`` (:meth:`~warpath.cuda.problem.Problem.fill`:
+    run by its first kernel when it is deferred).
 
     Parameters
     ----------
     problem : Problem
-        Lends the arrays (given back by its finish).
+        Lends the arrays (given back by its finish) and runs the fills.
     out_arcs, in_arcs : int
         The source's out- and in-degree (frontier 0's tally).
 
@@ -203,10 +198,11 @@ def direction_arrays(problem, out_arcs: int, in_arcs: int):
     >>> tally.copy_to_host().tolist(), int(choices.copy_to_host().sum())
     ([[3, 2], [0, 0], [0, 0]], 0)
     """
-    tally, choices = problem.scratch("direction", _new_direction_arrays)
-    launch(_reset_direction, 1, 32, (tally, choices, np.int64(out_arcs), np.int64(in_arcs)))
-    problem.tally.launch()
-    return tally, choices
+    arrays = problem.scratch("direction", _DirectionArrays)
+    problem.fill(arrays.first_row, 2, in_arcs, 0, out_arcs)
+    problem.fill(arrays.rest, 10, 0)
+    problem.settle()
+    return arrays.tally, arrays.choices
 
 
 @cuda.jit(device=True)

@@ -19,7 +19,6 @@ from numba import cuda
 
 from ..dtypes import path_length_bound, unreached_value
 from .launch import launch
-from .recycled import recycled_array
 from .runtime import SIMULATOR, THREADS, blocks_for
 
 
@@ -75,50 +74,6 @@ def device_full(size: int, value, dtype, at: int = -1, at_value=0):
     return refill(array, value, at, at_value)
 
 
-@cuda.jit
-def _fill_pair(pair, first, second, at, at_value):
-    i = cuda.grid(1)
-    if i < pair.shape[1]:
-        pair[0, i] = at_value if i == at else first
-        pair[1, i] = second
-
-
-def device_pair(size: int, first, second, dtype, at: int = -1, at_value=0):
-    """A ``(2, size)`` device array, row 0 ``first`` (``at_value`` at index ``at`` when ``at
-    >= 0``) and row 1 ``second``, filled on the GPU in one launch.
-
-    Two result arrays of one query (a BFS's levels and parents) in one
-    allocation: on the H100 host each allocation of a few MB costs
-    ~0.1-0.2 ms of host time, more than the fill; the memory is recycled
-    (:mod:`warpath.cuda.recycled`).
-
-    Parameters
-    ----------
-    size : int
-        The length of each row.
-    first, second : scalar
-        The values of rows 0 and 1.
-    dtype : numpy dtype
-    at, at_value : int, scalar
-        Row 0's one exception (none when ``at`` < 0).
-
-    Returns
-    -------
-    device array of shape (2, size)
-
-    Examples
-    --------
-    >>> device_pair(3, -1, 7, np.int32, at=1, at_value=0).copy_to_host().tolist()
-    [[-1, 0, -1], [7, 7, 7]]
-    """
-    dtype = np.dtype(dtype)
-    pair = recycled_array((2, max(size, 0)), dtype)
-    if size:
-        launch(_fill_pair, blocks_for(size), THREADS,
-               (pair, dtype.type(first), dtype.type(second), np.int64(at), dtype.type(at_value)))
-    return pair
-
-
 def rows_of(matrix, rows, keepdims: bool = False):
     """Views of ``rows`` of the C-contiguous 2-D device array ``matrix``: one-dimensional,
     or of shape (1, n) with ``keepdims``.
@@ -128,7 +83,7 @@ def rows_of(matrix, rows, keepdims: bool = False):
 
     Examples
     --------
-    >>> m = device_pair(3, 1, 2, np.int32)
+    >>> m = cuda.to_device(np.array([[1, 1, 1], [2, 2, 2]], np.int32))
     >>> [row.copy_to_host().tolist() for row in rows_of(m, (1, 0))]
     [[2, 2, 2], [1, 1, 1]]
     >>> rows_of(m, (0,), keepdims=True)[0].shape

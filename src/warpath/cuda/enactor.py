@@ -38,10 +38,11 @@ from numba import cuda
 
 from ..errors import OptionError
 from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_count
+from .fills import fill_all
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
-from .launch import launch
-from .runtime import SIMULATOR, THREADS, argument_types, blocks_for, cooperative_blocks
+from .launch import launch, prepare
+from .runtime import SIMULATOR, THREADS, blocks_for, cooperative_blocks
 
 #: The loops every GPU method offers.
 LOOPS = ("fast", "paper")
@@ -95,16 +96,18 @@ def round_kernel(device_op, first: bool, heavy: bool, one_row: bool = False):
 
 
 @functools.lru_cache(maxsize=None)
-def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False):
+def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fills: int = 0):
     """A cooperative kernel running every round of ``device_ops`` (1 to 3 steps);
-    ``one_row`` as for :func:`round_kernel`."""
+    ``one_row`` as for :func:`round_kernel`.  With ``fills`` > 0 it takes one more
+    argument, a tuple of that many fill jobs (:mod:`warpath.cuda.fills`: the query's
+    set-up), and runs them before round 0, behind a grid barrier."""
     steps = len(device_ops)
     if not 1 <= steps <= 3:
         raise ValueError(f"a round has 1 to 3 steps, not {steps}")
     first, second, third = (device_ops + (device_ops[0],) * 2)[:3]
 
-    @cuda.jit
-    def kernel(graph, frontier, state, conv, counters, trace, rows, max_rounds):
+    @cuda.jit(device=True)
+    def rounds(graph, frontier, state, conv, counters, trace, rows, max_rounds):
         thread = cuda.grid(1)
         stride = cuda.gridsize(1)
         grid = cuda.cg.this_grid()
@@ -129,7 +132,22 @@ def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False):
             counters[ITERATIONS] = r
         flush_count(counters, RELAXATIONS, count)
 
-    return kernel
+    if not fills:
+        @cuda.jit
+        def kernel(graph, frontier, state, conv, counters, trace, rows, max_rounds):
+            rounds(graph, frontier, state, conv, counters, trace, rows, max_rounds)
+
+        return kernel
+    prepare = fill_all(fills)
+
+    @cuda.jit
+    def kernel_after_fills(graph, frontier, state, conv, counters, trace, rows, max_rounds,
+                           jobs):
+        prepare(jobs, cuda.grid(1), cuda.gridsize(1))
+        cuda.cg.this_grid().sync()
+        rounds(graph, frontier, state, conv, counters, trace, rows, max_rounds)
+
+    return kernel_after_fills
 
 
 def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
@@ -174,6 +192,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     trace = _no_trace(problem.graph) if trace is None else trace
     args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace, rows)
     if loop == "paper":
+        problem.run_fills()
         kernels = [round_kernel(s.device, i == 0, heavy, problem.rows == 1)
                    for i, s in enumerate(steps)]
         sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
@@ -186,10 +205,13 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         rounds, negative = host_loop(one_round, problem.conv, tally, max_rounds,
                                      first_check, every)
         return {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
-    kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1)
+    jobs = problem.take_fills()   # the set-up, run by the kernel before round 0
+    kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1,
+                               len(jobs))
     items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
     fill = all(s.mapping.fills_gpu for s in steps)
-    persistent_launch(kernel, args + (np.int64(max_rounds),), items, tally, fill=fill)
+    args += (np.int64(max_rounds),) + ((jobs,) if jobs else ())
+    persistent_launch(kernel, args, items, tally, fill=fill)
     return persistent_outcome(problem.control, tally, max_rounds, counted)
 
 
@@ -216,6 +238,7 @@ def run_once(problem, step, state, graph=None) -> None:
     >>> problem.distances.copy_to_host().tolist(), problem.tally.host_syncs
     ([[0, 3, 4]], 0)
     """
+    problem.run_fills()
     if graph is None:
         graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
     frontier = problem.no_frontier()
@@ -290,9 +313,10 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     >>> int(a.copy_to_host()[0]), tally.launches
     (2, 1)
     """
-    types = None if SIMULATOR else argument_types(args)   # one key for both lookups
-    blocks = cooperative_blocks(kernel, args, items, fill=fill, types=types)
-    launch(kernel, blocks, THREADS, args, types=types)   # one driver call: many arguments
+    prepared = None if SIMULATOR else prepare(args)   # one pass over the arguments for both
+    blocks = cooperative_blocks(kernel, args, items, fill=fill,
+                                types=None if prepared is None else prepared[0])
+    launch(kernel, blocks, THREADS, args, prepared)   # one driver call: many arguments
     tally.launch()
     return blocks
 

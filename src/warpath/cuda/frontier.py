@@ -27,7 +27,7 @@ import numpy as np
 from numba import cuda
 
 from .distances import device_full
-from .launch import launch
+from .fills import fill_job, run_fills
 from .runtime import SIMULATOR
 
 if SIMULATOR:
@@ -117,8 +117,22 @@ class FrontierQueue:
         # 10M-vertex graphs (issue 10's per-query overhead).
         capacity = max(capacity, 1)
         start = 0 if first >= 0 else -1
-        self.queues = device_full(2 * capacity, 0, dtype, start, first).reshape(2, capacity)
+        slots = device_full(2 * capacity, 0, dtype, start, first)
+        self.queues = slots.reshape(2, capacity)
         self.counts = device_full(3, 0, np.int64, start, 1)
+        self._head = slots[:1]   # level 0's first slot, a view made once
+
+    def restart_fills(self, first: int = -1) -> list:
+        """The fills (``(array, count, value, at, at_value)``, see :mod:`warpath.cuda.fills`)
+        that empty the queue again, holding ``first`` when it is a vertex.
+
+        Examples
+        --------
+        >>> [args[1:] for args in FrontierQueue(4).restart_fills(2)]
+        [(3, 0, 0, 1), (0, 0, 0, 2)]
+        """
+        at = 0 if first >= 0 else -1
+        return [(self.counts, 3, 0, at, 1), (self._head, 0, 0, at, first)]
 
     def restart(self, first: int = -1) -> None:
         """Empty the queue again, holding ``first`` when it is a vertex (one small launch:
@@ -134,17 +148,7 @@ class FrontierQueue:
         >>> q.counts.copy_to_host().tolist()
         [0, 0, 0]
         """
-        launch(_restart, 1, 32, (self.queues, self.counts, self.queues.dtype.type(first)))
-
-
-@cuda.jit
-def _restart(queues, counts, first):
-    """Counters to (1, 0, 0) with ``first`` queued when it is a vertex, else to zeros."""
-    i = cuda.grid(1)
-    if i < 3:
-        counts[i] = 1 if i == 0 and first >= 0 else 0
-    if i == 0 and first >= 0:
-        queues[0, 0] = first
+        run_fills([fill_job(*arguments) for arguments in self.restart_fills(first)])
 
 
 __all__ = ["enqueue", "enqueue_single", "begin_level", "FrontierQueue"]

@@ -8,7 +8,10 @@ the H100 host, as long as the kernel of a small-world BFS (docs/performance.md).
 
 :func:`launch` keeps, per kernel and argument types
 (:func:`~warpath.cuda.runtime.argument_types`), the compiled function; a
-launch writes the parameters into one int64 array, in numba's order and
+launch makes the types and the parameters in one pass over the arguments
+(:func:`flatten`; a device array's share is computed once and kept on the
+array, a scalar's bits come from a table by type), writes the parameters
+into one int64 array, in numba's order and
 layout (an array: meminfo and parent pointers, both null, then its size,
 item size, data pointer, shape and byte strides; a scalar: its bits in the
 low bytes of its slot) and calls ``cuLaunchCooperativeKernel`` (or
@@ -31,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import struct
 
 import numpy as np
@@ -46,18 +50,35 @@ class _NotFlat(TypeError):
     """An argument :func:`parameters` does not flatten (numba launches that kernel)."""
 
 
+def _signed(value) -> int:
+    bits = int(value) & 0xFFFF_FFFF_FFFF_FFFF
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+def _float32_bits(value) -> int:
+    return struct.unpack("<i", struct.pack("<f", value))[0]
+
+
+def _float64_bits(value) -> int:
+    return struct.unpack("<q", struct.pack("<d", value))[0]
+
+
+#: A scalar's bits as a signed 64-bit int (4-byte types in the low bytes), by type: one
+#: dictionary lookup per scalar, as a launch flattens dozens of them.
+_SCALAR_BITS = {bool: int, np.bool_: int, float: _float64_bits, np.float64: _float64_bits,
+                np.float32: _float32_bits, int: _signed,
+                **{kind: _signed for kind in (np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                              np.uint16, np.uint32, np.uint64)}}
+
+
 def _scalar_bits(value) -> int:
     """A scalar argument's bits as a signed 64-bit int (4-byte types in the low bytes)."""
-    if isinstance(value, (bool, np.bool_)):
-        return int(value)
-    if isinstance(value, (int, np.integer)):
-        bits = int(value) & 0xFFFF_FFFF_FFFF_FFFF
-        return bits - (1 << 64) if bits >= 1 << 63 else bits
-    if isinstance(value, np.float32):
-        return struct.unpack("<i", struct.pack("<f", value))[0]
-    if isinstance(value, (float, np.float64)):
-        return struct.unpack("<q", struct.pack("<d", value))[0]
-    raise _NotFlat(type(value).__name__)
+    bits = _SCALAR_BITS.get(type(value))
+    if bits is None:
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            return _signed(value)   # subclasses of int, other numpy integer types
+        raise _NotFlat(type(value).__name__)
+    return bits(value)
 
 
 def parameters(args, out=None) -> list:
@@ -71,23 +92,83 @@ def parameters(args, out=None) -> list:
     Examples
     --------
     >>> class Device:   # what the flattening reads of a device array
-    ...     size, shape, strides, dtype = 6, (2, 3), (24, 8), np.dtype(np.int64)
+    ...     size, ndim, shape, strides, dtype = 6, 2, (2, 3), (24, 8), np.dtype(np.int64)
+    ...     flags = {"C_CONTIGUOUS": True, "F_CONTIGUOUS": False}
     ...     class device_ctypes_pointer:
     ...         value = 4096
     >>> parameters((Device(), (np.int32(-1), 2.0, True)))
     [0, 0, 6, 8, 4096, 2, 3, 24, 8, -1, 4611686018427387904, 1]
     """
     out = [] if out is None else out
-    for a in args:
-        if isinstance(a, tuple):
-            parameters(a, out)
-        elif hasattr(a, "device_ctypes_pointer"):
-            out += (0, 0, a.size, a.dtype.itemsize, a.device_ctypes_pointer.value or 0)
-            out += a.shape
-            out += a.strides
-        else:
-            out.append(_scalar_bits(a))
+    _flatten(args, [], out)
     return out
+
+
+def flatten(args) -> tuple:
+    """``(argument_types(args), parameters(args))`` in one pass over ``args``, a device
+    array's share of both computed once and kept on the array (its memory, shape and
+    strides never change); raises ``_NotFlat`` as :func:`parameters` does.
+
+    Examples
+    --------
+    >>> args = ((np.int64(5), 1.5), True)
+    >>> flatten(args)[0] == argument_types(args), flatten(args)[1]
+    (True, [5, 4609434218613702656, 1])
+    """
+    types, values = [], []
+    _flatten(args, types, values)
+    return tuple(types), values
+
+
+def _flatten(args, types: list, values: list) -> None:
+    for a in args:
+        kind = type(a)
+        bits = _SCALAR_BITS.get(kind)
+        if bits is not None:
+            values.append(bits(a))
+            types.append((int, a > _INT64_MAX) if kind is int else kind)
+        elif isinstance(a, tuple):
+            inner = []
+            _flatten(a, inner, values)
+            types.append((kind, tuple(inner)))   # a namedtuple class is part of the type
+        else:
+            share = getattr(a, "_warpath_launch_share", None)
+            if share is None:
+                if not hasattr(a, "device_ctypes_pointer"):
+                    types.append(_scalar_type(a))
+                    values.append(_scalar_bits(a))
+                    continue
+                share = _array_share(a)
+            types.append(share[0])
+            values += share[1]
+
+
+def _scalar_type(value):
+    """:func:`~warpath.cuda.runtime.argument_types`' key of a scalar outside the table."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (int, value > _INT64_MAX)
+    return type(value)
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _array_share(array) -> tuple:
+    """A device array's type key (as :func:`~warpath.cuda.runtime.argument_types` gives it)
+    and its parameter slots, cached on the array where it takes attributes."""
+    share = getattr(array, "_warpath_launch_share", None)
+    if share is None:
+        flags = array.flags
+        key = (array.dtype, array.ndim, (bool(flags["C_CONTIGUOUS"]),
+                                         bool(flags["F_CONTIGUOUS"]), True))
+        share = (key, (0, 0, array.size, array.dtype.itemsize,
+                       array.device_ctypes_pointer.value or 0) + tuple(array.shape)
+                 + tuple(array.strides))
+        try:
+            array._warpath_launch_share = share
+        except AttributeError:   # an object without attributes of its own: computed each time
+            pass
+    return share
 
 
 def _function(kernel, args):
@@ -108,7 +189,22 @@ def _function(kernel, args):
             driver.CUstream(stream))
 
 
-def launch(kernel, griddim: int, blockdim: int, args: tuple, types=None) -> None:
+def prepare(args) -> tuple:
+    """``(types, parameters)`` of ``args`` for :func:`launch`, parameters ``None`` where
+    numba must launch (an argument :func:`flatten` does not take).
+
+    Examples
+    --------
+    >>> prepare((np.zeros(2),))[1] is None   # a host array: numba's launch copies it
+    True
+    """
+    try:
+        return flatten(args)
+    except _NotFlat:
+        return argument_types(args), None
+
+
+def launch(kernel, griddim: int, blockdim: int, args: tuple, prepared=None) -> None:
     """``kernel[griddim, blockdim](*args)`` on the default stream, in one driver call.
 
     Parameters
@@ -120,31 +216,30 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple, types=None) -> None
         One-dimensional grid and block.
     args : tuple
         The kernel's arguments, as numba takes them.
-    types : tuple, optional
-        Their :func:`~warpath.cuda.runtime.argument_types`, when the caller has them.
+    prepared : tuple, optional
+        Their :func:`prepare`, when the caller has it.
 
     Raises
     ------
     RuntimeError
         When the driver refuses the launch (its error code named).
     """
-    key = None if SIMULATOR else (kernel, argument_types(args) if types is None else types)
-    entry = _FUNCTIONS.get(key, False) if key is not None else None
+    if SIMULATOR:
+        kernel[griddim, blockdim](*args)
+        return
+    types, values = prepare(args) if prepared is None else prepared
+    key = (kernel, types)
+    entry = _FUNCTIONS.get(key, False)
     if entry is False:
-        try:
-            parameters(args)
-            entry = _function(kernel, args)
-        except _NotFlat:
-            entry = None
-        _FUNCTIONS[key] = entry
+        entry = _FUNCTIONS[key] = None if values is None else _function(kernel, args)
     if entry is None:
         kernel[griddim, blockdim](*args)
         return
     from cuda.bindings import driver
 
     handle, cooperative, stream = entry
-    values = np.array(parameters(args), dtype=np.int64)
-    pointers = values.ctypes.data + 8 * np.arange(values.size, dtype=np.int64)
+    values = np.array(values, dtype=np.int64)
+    pointers = values.ctypes.data + _offsets(values.size)
     if cooperative:
         status, = driver.cuLaunchCooperativeKernel(handle, int(griddim), 1, 1, int(blockdim), 1,
                                                    1, 0, stream, pointers.ctypes.data)
@@ -153,3 +248,9 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple, types=None) -> None
                                         stream, pointers.ctypes.data, 0)
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"kernel launch failed: {status.name}")
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets(size: int) -> np.ndarray:
+    """Byte offsets of ``size`` 8-byte slots (the parameter pointers, less the base)."""
+    return 8 * np.arange(size, dtype=np.int64)

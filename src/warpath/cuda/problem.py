@@ -34,10 +34,11 @@ from ..dtypes import distance_dtype
 from ..errors import NegativeCycleError
 from ..negative_cycles import negative_cycle_from
 from ..result import DistanceMatrix, SSSPResult
-from .control import Control
+from .control import SLOTS, Control
 from .counters import RunTally
 from .device_graph import device_graph
 from .distances import floor_value, infinity, rows_of
+from .fills import fill_job, run_fills
 from .frontier import FrontierQueue
 from .launch import launch
 from .recycled import recycled_array
@@ -48,40 +49,20 @@ from .scratch import retry_out_of_memory, scratch_pool
 DEVICE_INTEGER_TYPES = (np.int32, np.int64)
 
 
-@cuda.jit(device=True)
-def _clear(conv, counters, i):
-    """Thread i < 4 clears flag i and counter i (a new query's flags and counters)."""
+@cuda.jit
+def _init_rows(d, sources, inf, conv, counters):
+    """d[row, v] = 0 where v is row's source, infinity elsewhere (Agarwal Alg. 2, per row);
+    threads i < 4 also clear flag i and counter i."""
+    i = cuda.grid(1)
     if i < conv.shape[0]:
         conv[i] = 0
     if i < counters.shape[0]:
         counters[i] = 0
-
-
-@cuda.jit
-def _init_row(d, source, inf, conv, counters):
-    """Agarwal Alg. 2 for one row: d[0, v] = 0 at the source, infinity elsewhere."""
-    v = cuda.grid(1)
-    _clear(conv, counters, v)
-    if v < d.shape[1]:
-        d[0, v] = 0 if v == source else inf
-
-
-@cuda.jit
-def _init_rows(d, sources, inf, conv, counters):
-    """d[row, v] = 0 where v is row's source, infinity elsewhere (Agarwal Alg. 2, per row)."""
-    i = cuda.grid(1)
-    _clear(conv, counters, i)
     n = d.shape[1]
     if i < d.shape[0] * n:
         row = i // n
         v = i - row * n
         d[row, v] = 0 if v == sources[row] else inf
-
-
-@cuda.jit
-def _init_control(conv, counters):
-    """Clear the flags and counters of a problem that starts from given distances."""
-    _clear(conv, counters, cuda.grid(1))
 
 
 class FrontierPair:
@@ -138,6 +119,13 @@ class Problem:
         (e.g. a recording pass over converged distances).
     tally : RunTally, optional
         Share another problem's launch tally.
+    deferred : bool
+        Leave the set-up fills (:meth:`fill`: the distances of one row, the flags
+        and counters, the frontier queues, a method's own) to the problem's first
+        kernel, which must be :func:`~warpath.cuda.enactor.enact`'s or
+        :func:`~warpath.cuda.enactor.run_once`'s (they run them before round 0),
+        instead of one launch per set-up step.  For methods that launch nothing
+        of their own before then.
 
     Attributes
     ----------
@@ -159,26 +147,34 @@ class Problem:
     (dtype('float64'), [[inf, 0.0], [0.0, inf]])
     """
 
-    def __init__(self, graph, sources, *, distances=None, tally=None):
+    def __init__(self, graph, sources, *, distances=None, tally=None, deferred=False):
         self.graph = device_graph(graph)
         self.sources = np.atleast_1d(np.asarray(sources, dtype=np.int64))
         self.rows = int(self.sources.shape[0])
         self.n = self.graph.num_vertices
         self.m = self.graph.num_edges
         self.tally = RunTally() if tally is None else tally
+        self.deferred = bool(deferred)
+        self._fills = []
         self._borrowed = []
-        self.control = self.scratch("control", Control)   # cleared by the first launch
+        self.control = self.scratch("control", Control)
         self.conv, self.counters = self.control.conv, self.control.counters
         if distances is None:
             self.dtype = distance_dtype(self.graph, DEVICE_INTEGER_TYPES, keep_float32=True)
-            self.distances = self._initial_distances()
         else:
             self.dtype = np.dtype(distances.dtype)
-            self.distances = distances
-            launch(_init_control, 1, 32, (self.conv.device, self.counters))
-            self.tally.launch()
         self.inf = infinity(self.dtype)
         self.floor = floor_value(self.graph, self.dtype)
+        if distances is None and self.rows > 1:
+            self.distances = self._initial_rows()   # clears the flags and counters too
+        else:
+            self.fill(self.control.block, SLOTS, 0)
+            if distances is None:   # a result's row in recycled memory; nothing uploaded
+                self.distances = recycled_array((1, self.n), self.dtype)
+                self.fill(self.row, self.n, self.inf, self.source, 0)
+            else:
+                self.distances = distances
+            self.settle()
         self._none = None
 
     @property
@@ -193,19 +189,70 @@ class Problem:
         (:func:`~warpath.cuda.distances.rows_of`)."""
         return rows_of(self.distances, (0,))[0]
 
-    def _initial_distances(self):
+    def _initial_rows(self):
         control = (self.conv.device, self.counters)  # cleared by the same launch
-        if self.rows == 1:  # a result's row in recycled memory; no upload of the source
-            d = recycled_array((1, self.n), self.dtype)
-            launch(_init_row, blocks_for(self.n), THREADS,
-                   (d, np.int64(self.source), infinity(self.dtype)) + control)
-        else:
-            d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n),
-                                                              dtype=self.dtype))
-            launch(_init_rows, blocks_for(self.rows * self.n), THREADS,
-                   (d, cuda.to_device(self.sources), infinity(self.dtype)) + control)
+        d = retry_out_of_memory(lambda: cuda.device_array((self.rows, self.n), dtype=self.dtype))
+        launch(_init_rows, blocks_for(self.rows * self.n), THREADS,
+               (d, cuda.to_device(self.sources), self.inf) + control)
         self.tally.launch()
         return d
+
+    def fill(self, array, count: int, value, at: int = -1, at_value=0) -> None:
+        """Queue a set-up fill of the 1-D device ``array``: ``array[:count] = value``, then
+        ``array[at] = at_value`` when ``at >= 0`` (:mod:`warpath.cuda.fills`); jobs of one
+        step must not overlap.  It runs at :meth:`settle` unless the problem is ``deferred``.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> p = Problem(warpath.generators.ring(3, seed=0), 0, deferred=True)
+        >>> flags = cuda.device_array(4, np.int8)
+        >>> p.fill(flags, 4, 0, 2, 1)
+        >>> p.run_fills(), flags.copy_to_host().tolist(), p.run_fills()
+        (True, [0, 0, 1, 0], False)
+        """
+        self._fills.append(fill_job(array, count, value, at, at_value))
+
+    def filled(self, key, shape, dtype, value, at: int = -1, at_value=0):
+        """A working array of ``shape`` and ``dtype`` from the scratch pool (no result keeps
+        it), filled with ``value`` (``at_value`` at flat index ``at``) by a queued
+        :meth:`fill`: e.g. a method's flags, in no launch of their own.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> p = Problem(warpath.generators.ring(3, seed=0), 0)
+        >>> flags = p.filled("flags", (2, 3), np.uint8, 0, at=1, at_value=1)
+        >>> p.settle(); flags.copy_to_host().tolist()
+        [[0, 1, 0], [0, 0, 0]]
+        """
+        shape, dtype = tuple(int(size) for size in shape), np.dtype(dtype)
+        size = int(np.prod(shape))
+
+        def make():
+            flat = cuda.device_array(max(size, 1), dtype=dtype)
+            return flat, flat[:size].reshape(shape)
+
+        flat, shaped = self.scratch(("filled", key, shape, dtype.str), make)
+        self.fill(flat, size, value, at, at_value)
+        return shaped
+
+    def settle(self) -> None:
+        """The end of a set-up step: run its queued fills in one launch, unless ``deferred``."""
+        if not self.deferred:
+            self.run_fills()
+
+    def run_fills(self) -> bool:
+        """Run every queued fill now, in one launch (``False``: none was queued)."""
+        ran = run_fills(self.take_fills())
+        if ran:
+            self.tally.launch()
+        return ran
+
+    def take_fills(self) -> tuple:
+        """The queued fill jobs, handed to a kernel that runs them (the queue is emptied)."""
+        jobs, self._fills = tuple(self._fills), []
+        return jobs
 
     def scratch(self, key, make):
         """Working arrays no result keeps: taken from the device graph's pool (made by
@@ -218,7 +265,9 @@ class Problem:
 
     def release_scratch(self) -> None:
         """Give the working arrays back to the pool (the finish methods call it): this
-        problem's kernels must not touch them after the ones already launched."""
+        problem's kernels must not touch them after the ones already launched.  Fills
+        still queued (a query that ran no round) run first."""
+        self.run_fills()
         pool = scratch_pool(self.graph)
         while self._borrowed:
             pool.give(*self._borrowed.pop())
@@ -246,19 +295,22 @@ class Problem:
         if heavy_degree <= 0:
             pair = self.scratch(("frontier", capacity, index.str), lambda: FrontierPair(
                 FrontierQueue(capacity, index), stand_in=stand_in_queue(self.graph)))
-            pair.light.restart(source)
-            self.tally.launch()
-            return pair
-        heavy_count = self.graph.count_degree_above(heavy_degree)
-        source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
-        heavy_capacity = capacity if repeats else min(capacity, max(heavy_count, 1))
-        pair = self.scratch(("frontier", capacity, index.str, heavy_capacity),
-                            lambda: FrontierPair(FrontierQueue(capacity, index),
-                                                 FrontierQueue(heavy_capacity, index)))
-        pair.light.restart(-1 if source_heavy else source)
-        pair.heavy_queue.restart(source if source_heavy else -1)
-        self.tally.launch(2)
+            self._restart(pair.light, source)
+        else:
+            heavy_count = self.graph.count_degree_above(heavy_degree)
+            source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
+            heavy_capacity = capacity if repeats else min(capacity, max(heavy_count, 1))
+            pair = self.scratch(("frontier", capacity, index.str, heavy_capacity),
+                                lambda: FrontierPair(FrontierQueue(capacity, index),
+                                                     FrontierQueue(heavy_capacity, index)))
+            self._restart(pair.light, -1 if source_heavy else source)
+            self._restart(pair.heavy_queue, source if source_heavy else -1)
+        self.settle()
         return pair
+
+    def _restart(self, queue: FrontierQueue, first: int) -> None:
+        for arguments in queue.restart_fills(first):
+            self.fill(*arguments)
 
     def no_frontier(self) -> FrontierPair:
         """One-slot stand-in queues for steps that use none."""

@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import math
 import threading
 
 import numpy as np
@@ -64,9 +65,9 @@ def recycled_array(shape, dtype):
     >>> a.copy_to_device(np.arange(4)); a.copy_to_host().tolist()
     [0, 1, 2, 3]
     """
-    dtype = np.dtype(dtype)
-    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
-    size = int(np.prod(shape, dtype=np.int64))
+    dtype = np.dtype(dtype)   # plain Python on the shapes: numpy's calls cost microseconds
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(map(int, shape))
+    size = math.prod(shape)
     if SIMULATOR or size == 0:
         return retry_out_of_memory(lambda: cuda.device_array(shape, dtype=dtype))
     from numba.cuda.cudadrv.devicearray import DeviceNDArray
@@ -79,8 +80,7 @@ def recycled_array(shape, dtype):
     memory = MemoryPointer(context, block.gpu_data.device_pointer, nbytes,
                            finalizer=functools.partial(_give_back, key, block,
                                                        threading.get_ident()))
-    strides = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dtype.itemsize
-                    for i in range(len(shape)))
+    strides = tuple(math.prod(shape[i + 1:]) * dtype.itemsize for i in range(len(shape)))
     return DeviceNDArray(shape, strides, dtype, gpu_data=memory)
 
 

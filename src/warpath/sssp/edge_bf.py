@@ -137,21 +137,18 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
     >>> solve(g, 0, use_flags=False, loop="paper").distances.tolist()
     [0.0, 1.0, 2.0, 3.0]
     """
-    from ..cuda.distances import device_full
     from ..cuda.enactor import check_loop, enact
-    from ..cuda.flags import vertex_flags
     from ..cuda.problem import Problem
 
     check_loop(loop)
-    problem = Problem(graph, source)
+    problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
+    n, s = problem.n, problem.source
     if not use_flags:
-        marks = device_full(1, 0, np.int32)
-    elif loop == "paper":
-        marks = vertex_flags(problem.n, 2, problem.source)  # F1 (source set), F2
-    else:
-        marks = device_full(problem.n, -1, np.int32)
-        marks[problem.source:problem.source + 1] = np.zeros(1, np.int32)
-    problem.tally.launch()
+        marks = problem.filled("edge-bf none", (1,), np.int32, 0)
+    elif loop == "paper":   # F1 (source set), F2
+        marks = problem.filled("edge-bf F", (2, n), np.uint8, 0, s, 1)
+    else:   # the round each vertex last changed in: the source in round -1
+        marks = problem.filled("edge-bf stamps", (n,), np.int32, -1, s, 0)
     state = (problem.row, marks, problem.inf, problem.floor)
     steps = _steps("flags" if use_flags else "all", loop)
     stats, negative = enact(problem, steps, state, loop=loop)

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -127,25 +129,16 @@ def run(graph, source, *, predecessors=True, loop="fast"):
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from ..cuda.flags import vertex_flags
     from ..cuda.problem import Problem
 
     check_loop(loop)
-    problem = Problem(graph, source)
+    problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
+    n, s = problem.n, problem.source
     cost = problem.row
-    update = _copy(cost)
+    update = problem.filled("harish U", (n,), problem.dtype, problem.inf, s, 0)  # U = C
     paper = loop == "paper"
-    mask = vertex_flags(problem.n, 1, problem.source)[0] if paper else cost[:1]
+    mask = problem.filled("harish M", (n,), np.uint8, 0, s, 1) if paper else cost[:1]
     state = (cost, update, problem.inf, problem.floor, mask)
     stats, negative = enact(problem, _steps(loop), state, loop=loop,
                             frontier=None if paper else problem.frontier())
     return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
-
-
-def _copy(array):
-    """A device copy of a device array (U starts equal to C, Harish Alg. 3 line 4)."""
-    from numba import cuda
-
-    out = cuda.device_array_like(array)
-    out.copy_to_device(array)
-    return out

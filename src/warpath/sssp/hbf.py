@@ -378,7 +378,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     from ..cuda.mappings import frontier_lanes
     from ..cuda.problem import Problem
 
-    problem = Problem(graph, source)
+    problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
     _check_options(high_degree, limit, problem.graph)
     lanes, balanced = frontier_lanes(virtual_warps)
     near_far, delta = _near_far_choice(problem.graph, near_far, delta)
@@ -390,7 +390,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     arrays = problem.scratch(("hbf", dtype.str if packed else None, near_far),
                              lambda: _working_arrays(problem, packed, near_far))
     _restart_working_arrays(problem, arrays, packed, near_far)
-    info, buckets, piles, pile_counts, far_stamp, lowest = arrays
+    info, buckets, piles, pile_counts, far_stamp, lowest, _ = arrays
     state = (d, info, classes, problem.inf, problem.floor,
              problem.graph.indices.dtype.type(problem.source),
              buckets, piles, pile_counts, far_stamp, np.float64(delta), lowest)
@@ -457,8 +457,9 @@ def _default_delta(dgraph) -> float:
 
 
 def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:
-    """``(info, buckets, piles, pile_counts, far_stamp, pile_lowest)``, uninitialised
-    (:func:`_restart_working_arrays` fills them; a pool keeps them between queries).
+    """``(info, buckets, piles, pile_counts, far_stamp, pile_lowest, books)``,
+    uninitialised (:func:`_restart_working_arrays` fills them; a pool keeps them between
+    queries).  ``books``: one int64 block of 9 holding ``buckets`` and ``pile_counts``.
 
     ``info`` holds the packed (distance, round) words, or the round stamps of
     64-bit distances.  Near-far's arrays: the (bucket, pile) pair of each round
@@ -472,55 +473,34 @@ def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:
     n = problem.n
     far_n = n if near_far else 1
     index = problem.graph.indices.dtype
+    books = _cuda.device_array(9, dtype=np.int64)
     return (_cuda.device_array(n, dtype=np.int64 if packed else np.int32),
-            _cuda.device_array((3, 2), dtype=np.int64),
+            books[:6].reshape(3, 2),
             _cuda.device_array((2, far_n), dtype=index),
-            _cuda.device_array(3, dtype=np.int64),
+            books[6:],
             _cuda.device_array(far_n, dtype=np.int64),
-            _cuda.device_array(3, dtype=np.int64))
+            _cuda.device_array(3, dtype=np.int64),
+            books)
 
 
 def _restart_working_arrays(problem, arrays: tuple, packed: bool, near_far: bool):
     """Packed words: infinity everywhere, 0 at the source, no round (or round stamps: none);
-    near-far: bucket 0, empty piles (filled on the GPU: nothing of size n is uploaded)."""
-    from ..cuda.distances import refill
+    near-far: bucket 0 in pile 0, empty piles, no vertex parked.  Fills of ``problem``
+    (run by its first kernel: nothing of size n is uploaded, nothing launched here)."""
     from ..cuda.packing import encode_host
 
-    info, buckets, _, pile_counts, far_stamp, lowest = arrays
+    info, _, _, _, far_stamp, lowest, books = arrays
     if packed:
         everywhere = (encode_host(problem.inf) << 32) | NEVER
         at_source = (encode_host(problem.dtype.type(0)) << 32) | NEVER
-        refill(info, everywhere, problem.source, at_source)
+        problem.fill(info, problem.n, everywhere, problem.source, at_source)
     else:
-        refill(info, -1)
-    problem.tally.launch()
+        problem.fill(info, problem.n, -1)
     if near_far:
-        from ..cuda.runtime import THREADS, blocks_for
-
-        _restart_near_far()[blocks_for(far_stamp.shape[0]), THREADS](
-            buckets, pile_counts, lowest, far_stamp)
-        problem.tally.launch()
-
-
-@functools.lru_cache(maxsize=None)
-def _restart_near_far():
-    """The kernel clearing near-far's books: bucket 0 in pile 0, empty piles, no vertex
-    parked (compiled on first use, as the steps are)."""
-    global cuda
-    from numba import cuda
-
-    @cuda.jit
-    def restart(buckets, pile_counts, lowest, far_stamp):
-        v = cuda.grid(1)
-        if v < 6:
-            buckets[v // 2, v % 2] = 0
-        if v < 3:
-            pile_counts[v] = 0
-            lowest[v] = NO_BUCKET
-        if v < far_stamp.shape[0]:
-            far_stamp[v] = -1
-
-    return restart
+        problem.fill(books, 9, 0)
+        problem.fill(lowest, 3, NO_BUCKET)
+        problem.fill(far_stamp, far_stamp.shape[0], -1)
+    problem.settle()
 
 
 def _apply_limit(problem, limit):

@@ -173,13 +173,13 @@ def run(graph, source, *, predecessors=True, loop="fast", k=4, vertices_per_thre
     True
     """
     from ..cuda.enactor import check_loop, enact
-    from ..cuda.flags import vertex_flags
     from ..cuda.problem import Problem
 
     check_loop(loop)
     _check_options(k, vertices_per_thread, launches)
-    problem = Problem(graph, source)
-    state = (problem.row, vertex_flags(problem.n, 2, problem.source), problem.floor)
+    problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
+    flags = problem.filled("locality flags", (2, problem.n), np.uint8, 0, problem.source, 1)
+    state = (problem.row, flags, problem.floor)
     extra = {"k": int(k), "vertices_per_thread": int(vertices_per_thread)}
     first = 1
     if loop == "paper":
