@@ -66,7 +66,13 @@ def _fill(job, thread, stride):
 def fill_all(jobs: int):
     """A device function ``run(jobs, thread, stride)`` running a tuple of ``jobs`` fill jobs,
     each over the whole grid (numba indexes a tuple by constants only, hence one function
-    per length, each calling the one before)."""
+    per length, each calling the one before).
+
+    Examples
+    --------
+    >>> fill_all(2) is fill_all(2), fill_all(2) is fill_all(1)
+    (True, False)
+    """
     if jobs == 0:
         @cuda.jit(device=True)
         def none(jobs, thread, stride):

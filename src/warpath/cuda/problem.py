@@ -238,7 +238,15 @@ class Problem:
         return shaped
 
     def settle(self) -> None:
-        """The end of a set-up step: run its queued fills in one launch, unless ``deferred``."""
+        """The end of a set-up step: run its queued fills in one launch, unless ``deferred``.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> p = Problem(warpath.generators.ring(3, seed=0), 0)   # settled: one launch
+        >>> p.fill(p.row, 3, 7); p.settle(); p.row.copy_to_host().tolist(), p.tally.launches
+        ([7, 7, 7], 2)
+        """
         if not self.deferred:
             self.run_fills()
 
@@ -250,7 +258,15 @@ class Problem:
         return ran
 
     def take_fills(self) -> tuple:
-        """The queued fill jobs, handed to a kernel that runs them (the queue is emptied)."""
+        """The queued fill jobs, handed to a kernel that runs them (the queue is emptied).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> p = Problem(warpath.generators.ring(3, seed=0), 0, deferred=True)
+        >>> len(p.take_fills()), len(p.take_fills())   # the control block and the row
+        (2, 0)
+        """
         jobs, self._fills = tuple(self._fills), []
         return jobs
 
