@@ -69,8 +69,9 @@ def search_keys(graph, count: int, seed: int = 12) -> list:
     >>> sorted(set(search_keys(g, 6)))
     [0, 1, 3]
     """
-    degrees = graph.out_degrees() - np.bincount(
-        graph.tails()[graph.tails() == graph.indices], minlength=graph.num_vertices)
+    tails = graph.tails()
+    degrees = graph.out_degrees() - np.bincount(tails[tails == graph.indices],
+                                                minlength=graph.num_vertices)
     candidates = np.flatnonzero(degrees > 0)
     rng = np.random.default_rng(seed)
     return [int(np.argmax(graph.out_degrees()))] + rng.choice(candidates, size=count - 1).tolist()

@@ -18,6 +18,7 @@ import numpy as np
 from numba import cuda
 
 from ..dtypes import path_length_bound, unreached_value
+from .fills import fill_job, run_fills
 from .launch import launch
 from .runtime import SIMULATOR, THREADS, blocks_for
 
@@ -52,16 +53,10 @@ def floor_value(graph, dtype):
     return dtype.type(floor)
 
 
-@cuda.jit
-def _fill(array, value, at, at_value):
-    i = cuda.grid(1)
-    if i < array.shape[0]:
-        array[i] = at_value if i == at else value
-
-
 def device_full(size: int, value, dtype, at: int = -1, at_value=0):
     """A device array of ``size`` copies of ``value`` (``at_value`` at index ``at`` when
-    ``at >= 0``), filled on the GPU: one launch, nothing uploaded, whatever ``size``.
+    ``at >= 0``), filled on the GPU by one fill job (:mod:`warpath.cuda.fills`): one
+    launch, nothing uploaded, whatever ``size``.
 
     Examples
     --------
@@ -71,7 +66,9 @@ def device_full(size: int, value, dtype, at: int = -1, at_value=0):
     [0, 0, 1, 0]
     """
     array = cuda.device_array(max(size, 0), dtype=np.dtype(dtype))
-    return refill(array, value, at, at_value)
+    if size > 0:   # one fill job (an index beyond the array is no exception)
+        run_fills([fill_job(array, size, value, at if at < size else -1, at_value)])
+    return array
 
 
 def rows_of(matrix, rows, keepdims: bool = False):
@@ -99,23 +96,6 @@ def rows_of(matrix, rows, keepdims: bool = False):
     return tuple(DeviceNDArray(shape, strides, matrix.dtype,
                                gpu_data=matrix.gpu_data.view(r * row_bytes, (r + 1) * row_bytes))
                  for r in rows)
-
-
-def refill(array, value, at: int = -1, at_value=0):
-    """Fill the 1-D device ``array`` in place as :func:`device_full` makes one; returns it.
-
-    Examples
-    --------
-    >>> a = device_full(3, 5, np.int64)
-    >>> refill(a, 0, at=1, at_value=9).copy_to_host().tolist()
-    [0, 9, 0]
-    """
-    size = array.shape[0]
-    if size:
-        dtype = np.dtype(array.dtype)
-        launch(_fill, blocks_for(size), THREADS,
-               (array, dtype.type(value), np.int64(at), dtype.type(at_value)))
-    return array
 
 
 @cuda.jit

@@ -126,7 +126,7 @@ def _flatten(args, types: list, values: list) -> None:
         bits = _SCALAR_BITS.get(kind)
         if bits is not None:
             values.append(bits(a))
-            types.append((int, a > _INT64_MAX) if kind is int else kind)
+            types.append(_scalar_type(a) if kind is int else kind)
         elif isinstance(a, tuple):
             inner = []
             _flatten(a, inner, values)
@@ -155,19 +155,18 @@ _INT64_MAX = np.iinfo(np.int64).max
 
 def _array_share(array) -> tuple:
     """A device array's type key (as :func:`~warpath.cuda.runtime.argument_types` gives it)
-    and its parameter slots, cached on the array where it takes attributes."""
-    share = getattr(array, "_warpath_launch_share", None)
-    if share is None:
-        flags = array.flags
-        key = (array.dtype, array.ndim, (bool(flags["C_CONTIGUOUS"]),
-                                         bool(flags["F_CONTIGUOUS"]), True))
-        share = (key, (0, 0, array.size, array.dtype.itemsize,
-                       array.device_ctypes_pointer.value or 0) + tuple(array.shape)
-                 + tuple(array.strides))
-        try:
-            array._warpath_launch_share = share
-        except AttributeError:   # an object without attributes of its own: computed each time
-            pass
+    and its parameter slots, made once and kept on the array where it takes attributes
+    (:func:`_flatten` looks there first)."""
+    flags = array.flags
+    key = (array.dtype, array.ndim, (bool(flags["C_CONTIGUOUS"]),
+                                     bool(flags["F_CONTIGUOUS"]), True))
+    share = (key, (0, 0, array.size, array.dtype.itemsize,
+                   array.device_ctypes_pointer.value or 0) + tuple(array.shape)
+             + tuple(array.strides))
+    try:
+        array._warpath_launch_share = share
+    except AttributeError:   # an object without attributes of its own: made each time
+        pass
     return share
 
 

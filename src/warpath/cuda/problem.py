@@ -26,6 +26,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from numba import cuda
@@ -226,8 +227,8 @@ class Problem:
         >>> p.settle(); flags.copy_to_host().tolist()
         [[0, 1, 0], [0, 0, 0]]
         """
-        shape, dtype = tuple(int(size) for size in shape), np.dtype(dtype)
-        size = int(np.prod(shape))
+        shape, dtype = tuple(map(int, shape)), np.dtype(dtype)
+        size = math.prod(shape)
 
         def make():
             flat = cuda.device_array(max(size, 1), dtype=dtype)
