@@ -48,6 +48,21 @@ def test_limit(limit):
     assert_bfs(g, 12, run(g, 12, limit=limit), limit=np.floor(limit))
 
 
+def test_a_tiny_frontier_spreads_over_warps_and_expands_each_vertex_once():
+    """Source 0 -> three hubs of 30 leaves each: one launch per round (the paper loop)
+    gives a grid of 94 blocks, so the hubs' round takes groups of 512 lanes; every arc
+    of a reached vertex is looked at exactly once.  With ``high_degree=2`` the source and
+    the hubs go to the heavy queue and the light queue is empty in those rounds."""
+    tails = [0, 0, 0] + [h for h in (1, 2, 3) for _ in range(30)]
+    heads = [1, 2, 3] + list(range(4, 94))
+    g = warpath.Graph.from_edges(tails, heads)
+    for loop in ("paper", "fast"):
+        for options in ({}, {"high_degree": 2}):   # the hubs alone (an empty light queue)
+            result = warpath.bfs(g, 0, method="queue", device="cuda", loop=loop, **options)
+            assert_bfs(g, 0, result)
+            assert result.stats["relaxations"] == g.num_edges
+
+
 def test_every_source_and_no_parents():
     g = gen.rmat(5, 3, seed=21, directed=False)
     for source in range(0, g.num_vertices, 5):

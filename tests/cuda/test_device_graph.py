@@ -101,3 +101,11 @@ def test_a_graph_without_arcs_still_has_a_one_slot_tails_stand_in():
     g = warpath.Graph([0, 0], [])
     assert device_graph(g).no_tails.shape == (1,)
     assert Problem(g, 0).graph_arrays()[3].shape == (1,)
+
+
+def test_vertices_with_arcs_are_listed_once_in_order():
+    g = device_graph(warpath.Graph.from_edges([3, 0, 3, 5], [1, 2, 4, 0], num_vertices=7))
+    listed = g.vertices_with_arcs()
+    assert listed.copy_to_host().tolist() == [0, 3, 5]
+    assert np.dtype(listed.dtype) == np.int32 and g.vertices_with_arcs() is listed
+    assert device_graph(warpath.Graph([0, 0, 0], [])).vertices_with_arcs().shape == (0,)

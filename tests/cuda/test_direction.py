@@ -31,31 +31,34 @@ def unvisited(state, row, v, r):
 
 
 @cuda.jit(device=True)
-def tail_on_frontier(state, row, v, u, e, r, conv):
-    if state[0][u] != r:
-        return False
+def tail_on_frontier(state, row, v, u, e, r):
+    return state[0][u] == r
+
+
+@cuda.jit(device=True)
+def adopt(state, row, v, u, e, r, conv):
     state[0][v] = r + 1
-    return True
 
 
 @cuda.jit(device=True)
 def odd_rounds(graph, frontier, state, r, thread):
     """Pull in odd rounds; thread 0 notes each choice."""
     if thread == 0:
-        state[4][r] = r % 2
+        state[5][r] = r % 2
     return r % 2 == 1
 
 
-def _levels(graph, source, choose, rounds=None):
+def _levels(graph, source, choose, rounds=None, unroll=4, listed=None):
     problem = Problem(graph, source)
     reverse = problem.graph.reverse()
     levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
     sums, _ = direction_arrays(problem, problem.graph.degree(source), reverse.degree(source))
     seen = cuda.to_device(np.full(graph.num_vertices + 1, -1, dtype=np.int64))
-    state = (levels, reverse.indptr, reverse.indices, sums, seen)
+    listed = reverse.vertices_with_arcs() if listed is None else cuda.to_device(listed)
+    state = (levels, reverse.indptr, reverse.indices, listed, sums, seen)
     push = advance(frontier(4), level_of, claim_head, QUEUE)
-    steps = [either(choose, push, pull(1, unvisited, tail_on_frontier)),
-             frontier_degrees(1, 3)]
+    steps = [either(choose, push, pull(1, unvisited, tail_on_frontier, adopt, unroll=unroll)),
+             frontier_degrees(1, 4)]
     stats, _ = enact(problem, steps, state, frontier=problem.frontier(), max_rounds=rounds)
     return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
 
@@ -67,11 +70,44 @@ def _reference(graph, source):
 @pytest.mark.parametrize("graph", [gen.random(40, 200, seed=1), gen.grid(4, 6, seed=2),
                                    gen.rmat(5, 4, seed=3, directed=False)],
                          ids=["random", "grid", "rmat-undirected"])
-def test_alternating_push_and_pull_gives_bfs_levels(graph):
-    levels, _, seen, stats = _levels(graph, 0, odd_rounds)
+@pytest.mark.parametrize("unroll", [1, 4])
+def test_alternating_push_and_pull_gives_bfs_levels(graph, unroll):
+    levels, _, seen, stats = _levels(graph, 0, odd_rounds, unroll=unroll)
     np.testing.assert_array_equal(levels, _reference(graph, 0))
     rounds = stats["iterations"]
     assert seen[:rounds].tolist() == [r % 2 for r in range(rounds)]  # every round chose
+
+
+@cuda.jit(device=True)
+def always_pull(graph, frontier, state, r, thread):
+    return True
+
+
+def test_probing_four_at_a_time_reads_at_most_three_arcs_more_per_vertex():
+    """A pull that stops at the first tail on the frontier probes exactly the arcs up to it
+    one at a time, and at most three beyond it (the rest of its group of four) four at a
+    time; both find every level."""
+    graph = gen.random(60, 600, seed=5)
+    one, _, _, stats_one = _levels(graph, 0, always_pull, unroll=1)
+    four, _, _, stats_four = _levels(graph, 0, always_pull, unroll=4)
+    np.testing.assert_array_equal(one, _reference(graph, 0))
+    np.testing.assert_array_equal(four, one)
+    pulled = np.count_nonzero(graph.in_degrees()[one != 0] > 0) * stats_one["iterations"]
+    assert stats_one["relaxations"] <= stats_four["relaxations"] \
+        <= stats_one["relaxations"] + 3 * pulled
+
+
+def test_a_pull_looks_only_at_listed_vertices():
+    """Vertex 3 of the path 0 -> 1 -> 2 -> 3 left off the list is never reached by a pull."""
+    graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3])
+    levels, _, _, _ = _levels(graph, 0, always_pull, listed=np.array([1, 2], np.int32))
+    assert levels.tolist() == [0, 1, 2, -1]
+
+
+@pytest.mark.parametrize("unroll", [0, 2, 8])
+def test_unroll_is_one_or_four(unroll):
+    with pytest.raises(ValueError, match="unroll"):
+        pull(1, unvisited, tail_on_frontier, adopt, unroll=unroll)
 
 
 def test_the_tally_holds_the_degrees_of_the_last_frontiers():
@@ -86,7 +122,7 @@ def test_the_tally_holds_the_degrees_of_the_last_frontiers():
 
 def test_either_is_sized_for_its_larger_step():
     push = advance(frontier(32), level_of, claim_head, QUEUE)
-    step = either(odd_rounds, pull(1, unvisited, tail_on_frontier), push)
+    step = either(odd_rounds, pull(1, unvisited, tail_on_frontier, adopt), push)
     assert isinstance(step, Either) and step.items(10, 50, 1) == 320
 
 

@@ -212,6 +212,8 @@ def test_bad_mappings_are_refused():
         mappings.frontier(3)
     with pytest.raises(ValueError, match="balanced"):
         mappings.Mapping("edges", balanced=True)
+    with pytest.raises(ValueError, match="wide"):
+        mappings.Mapping("vertices", wide=True)
 
 
 @pytest.mark.gpu

@@ -2,13 +2,14 @@
 small, pull while it is large (Beamer, Asanović & Patterson, SC 2012).
 
 A *push* round is the ``queue`` method's round: the frontier's out-arcs claim
-their unvisited heads by CAS.  A *pull* round gives every unvisited vertex
-one thread that scans its in-arcs (the reverse CSR, built once per graph and
-cached on the device graph; an undirected graph is its own) and stops at the
-first tail on the frontier (level r): that tail is its parent, and only that
-thread writes the vertex, so no atomic is needed.  In the dense middle levels
-of a small-world graph most unvisited vertices find a parent among their
-first in-arcs, so most arcs are never read.
+their unvisited heads by CAS (a frontier of a few vertices is spread over the
+whole grid, several warps to a vertex).  A *pull* round gives every unvisited
+vertex with in-arcs one thread that scans them (the reverse CSR, built once per
+graph and cached on the device graph; an undirected graph is its own), four
+at a time, and stops at the first tail on the frontier (level r): that tail is
+its parent, and only that thread writes the vertex, so no atomic is needed.
+In the dense middle levels of a small-world graph most unvisited vertices
+find a parent among their first in-arcs, so most arcs are never read.
 
 Beamer's heuristic picks the direction at the start of every round, on the
 device (every thread computes the same choice from counters that the previous
@@ -57,16 +58,17 @@ cuda = None
 ALPHA, BETA = 14.0, 24.0
 #: Directions, as recorded per round.
 PUSH, PULL = 0, 1
-#: Places in the state: the reverse CSR (offsets, then tails) and the degree tally.
-IN_ARCS, TALLY = 3, 5
+#: Places in the state: the reverse CSR (offsets, tails, the vertices with in-arcs) and
+#: the degree tally.
+IN_ARCS, TALLY = 3, 6
 
 
 @functools.lru_cache(maxsize=None)
 def _steps(record: bool, heavy: int, balanced: bool = False):
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
-    State: ``(levels, parents, unvisited, in_indptr, in_tails, tally, choices,
-    arcs, alpha, beta, counters)``; ``choices`` (int64, (3, 2)) holds each
+    State: ``(levels, parents, unvisited, in_indptr, in_tails, with_in_arcs, tally,
+    choices, arcs, alpha, beta, counters)``; ``choices`` (int64, (3, 2)) holds each
     round's direction and frontier size, in rotation, written by thread 0,
     which also counts the pull rounds in the problem's counters (slot
     :data:`~warpath.cuda.counters.COUNTED`).
@@ -83,22 +85,22 @@ def _steps(record: bool, heavy: int, balanced: bool = False):
     @cuda.jit(device=True)
     def pulls(graph, frontier, state, r, thread):
         """Beamer's choice for round r, from what round r - 1 left; thread 0 records it."""
-        sums, choices = state[5], state[6]
+        sums, choices = state[6], state[7]
         size = frontier[1][r % 3] + frontier[3][r % 3]
-        unvisited_arcs = state[7] - sums[r % 3, VISITED_IN_ARCS]
+        unvisited_arcs = state[8] - sums[r % 3, VISITED_IN_ARCS]
         pulling = False
         if r > 0:
             before = choices[(r + 2) % 3]
             if before[0] == PUSH:
-                pulling = size > before[1] and sums[r % 3, OUT_ARCS] * state[8] > unvisited_arcs
+                pulling = size > before[1] and sums[r % 3, OUT_ARCS] * state[9] > unvisited_arcs
             else:
                 n = graph[0].shape[0] - 1
-                pulling = not (size < before[1] and size * state[9] < n)
+                pulling = not (size < before[1] and size * state[10] < n)
         if thread == 0:
             choices[r % 3, 0] = PULL if pulling else PUSH
             choices[r % 3, 1] = size
             if pulling:
-                state[10][COUNTED] += 1
+                state[11][COUNTED] += 1
         return pulling
 
     @cuda.jit(device=True)
@@ -106,17 +108,19 @@ def _steps(record: bool, heavy: int, balanced: bool = False):
         return state[0][v] == state[2]
 
     @cuda.jit(device=True)
-    def parent_on_frontier(state, row, v, u, e, r, conv):
-        """Pull: the first in-neighbour at level r is v's parent (v's thread alone writes v)."""
-        if state[0][u] != r:
-            return False
+    def on_frontier(state, row, v, u, e, r):
+        """Pull: whether in-neighbour u is on the frontier (level r)."""
+        return state[0][u] == r
+
+    @cuda.jit(device=True)
+    def adopt(state, row, v, u, e, r, conv):
+        """Pull: u is v's parent (v's thread alone writes v)."""
         state[0][v] = r + 1
         if record:
             state[1][v] = u
-        return True
 
     push_step = claim_step(record, LANES, heavy, balanced)
-    pull_step = pull(IN_ARCS, unvisited, parent_on_frontier, QUEUE, heavy)
+    pull_step = pull(IN_ARCS, unvisited, on_frontier, adopt, QUEUE, heavy)
     return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY)]
 
 
@@ -178,8 +182,9 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     reverse = problem.graph.reverse()
     tally, choices = direction_arrays(problem, problem.graph.degree(problem.source),
                                       reverse.degree(problem.source))
-    state = bfs.state + (reverse.indptr, reverse.indices, tally, choices, np.int64(problem.m),
-                         np.float64(alpha), np.float64(beta), problem.counters)
+    state = bfs.state + (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(), tally,
+                         choices, np.int64(problem.m), np.float64(alpha), np.float64(beta),
+                         problem.counters)
     stats, _ = enact(problem, _steps(bfs.record, heavy, balanced), state, loop=loop,
                      frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds,
                      counted="pull_rounds")

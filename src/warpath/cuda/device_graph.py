@@ -271,6 +271,24 @@ class DeviceGraph:
         indptr = self._host_indptr()
         return int(indptr[vertex + 1] - indptr[vertex])
 
+    def vertices_with_arcs(self):
+        """The vertices of at least one out-arc, ascending, as a device array (int32 when
+        the vertex ids fit), made once: a step that only looks at such vertices (a pull
+        over the reverse graph) skips the rest without a thread each.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = device_graph(warpath.Graph.from_edges([0, 2], [1, 1], num_vertices=4))
+        >>> g.vertices_with_arcs().copy_to_host().tolist()
+        [0, 2]
+        """
+        def make():
+            dtype = np.int32 if self.num_vertices <= np.iinfo(np.int32).max else np.int64
+            ids = np.flatnonzero(np.diff(self._host_indptr()) > 0).astype(dtype)
+            return cuda.to_device(ids if ids.size else np.zeros(1, dtype))[:ids.size]
+        return self.cached("vertices_with_arcs", make)
+
     def count_degree_above(self, threshold: int) -> int:
         """How many vertices have more than ``threshold`` arcs (cached per threshold).
 

@@ -7,14 +7,18 @@ vertex not yet visited scans its in-arcs and stops at the first that comes
 from the frontier, so most arcs of a dense middle level are never read.  This
 module is the engine's side of it, usable by any method:
 
-- :func:`pull`: the pull step, one thread per vertex.  ``select(state, row, v,
-  r) -> bool`` says whether v looks at all (not yet visited); ``scan(state,
-  row, v, u, e, r, conv) -> bool`` looks at in-arc ``u -> v`` (index ``e`` in
-  the reverse CSR) and ends v's scan when True; with ``output=QUEUE`` such a
-  v enters the next frontier.  The reverse CSR is ``state[at]`` (offsets) and
-  ``state[at + 1]`` (tails), e.g. :meth:`DeviceGraph.reverse`'s arrays: a
-  place in the state rather than a device function that returns the arrays,
-  which numba does not allow.
+- :func:`pull`: the pull step, one thread per listed vertex (the vertices
+  with in-arcs, :meth:`DeviceGraph.vertices_with_arcs` of the reverse graph:
+  on rmat(22, 16) 43% of the vertices have none and need no thread).
+  ``select(state, row, v, r) -> bool`` says whether v looks at all (not yet
+  visited); ``probe(state, row, v, u, e, r) -> bool`` reads whether in-arc
+  ``u -> v`` (index ``e`` in the reverse CSR) ends v's scan, and ``take(state,
+  row, v, u, e, r, conv)`` writes v for the arc that ended it; with
+  ``output=QUEUE`` such a v enters the next frontier.  Probes go four at a
+  time, their loads issued together (a scan waits on memory a quarter as
+  often).  The reverse CSR is ``state[at]`` (offsets) and ``state[at + 1]``
+  (tails), the list ``state[at + 2]``: places in the state rather than a
+  device function that returns the arrays, which numba does not allow.
 - :func:`either`: a step that runs one of two steps, picked every round by a
   device function ``choose(graph, frontier, state, r, thread) -> bool`` (True:
   the second).  Every thread evaluates it on values the previous round left
@@ -30,9 +34,12 @@ Examples
 >>> from warpath.cuda.mappings import frontier
 >>> from warpath.cuda.operators import QUEUE, advance, _demo_gather, _demo_visit
 >>> push = advance(frontier(), _demo_gather, _demo_visit, QUEUE)
->>> step = either(_demo_never, push, pull(1, _demo_select, _demo_scan))
->>> step.items(10, 40, 1), step is either(_demo_never, push, pull(1, _demo_select, _demo_scan))
+>>> pulling = pull(1, _demo_select, _demo_probe, _demo_take)
+>>> step = either(_demo_never, push, pulling)
+>>> step.items(10, 40, 1), pulling is pull(1, _demo_select, _demo_probe, _demo_take)
 (10, True)
+>>> step is either(_demo_never, push, pulling)
+True
 """
 
 from __future__ import annotations
@@ -52,32 +59,76 @@ OUT_ARCS, VISITED_IN_ARCS = 0, 1
 
 
 @functools.lru_cache(maxsize=None)
-def pull(at: int, select, scan, output: int = QUEUE, heavy_out: int = 0) -> Operator:
-    """The pull step (one thread per vertex; see the module notes), over the reverse CSR
-    ``state[at]``, ``state[at + 1]``.
+def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
+         unroll: int = 4) -> Operator:
+    """The pull step (one thread per listed vertex; see the module notes), over the reverse
+    CSR ``state[at]``, ``state[at + 1]`` and the vertex list ``state[at + 2]``.
 
+    ``probe(state, row, v, u, e, r) -> bool`` only reads: whether in-arc ``u -> v``
+    (index ``e`` of the reverse CSR) ends v's scan; ``take(state, row, v, u, e, r,
+    conv)`` then writes v (v's thread alone writes it).  A thread probes ``unroll``
+    in-arcs at once (1 or 4): their loads are issued together, so a long scan waits
+    on memory a quarter as often; the first arc probed true is the one taken.
     ``heavy_out`` routes vertices of more out-arcs to the heavy queue, as
     :func:`~warpath.cuda.operators.advance` does, so that a push round after
-    this one finds them where it looks.  Relaxations: the in-arcs looked at.
+    this one finds them where it looks.  Relaxations: the in-arcs probed.
     """
+    if unroll not in (1, 4):
+        raise ValueError(f"unroll must be 1 or 4, not {unroll}")
     queued = output == QUEUE
     push = pusher(True)
-    tails_at = at + 1  # a constant of the closure: numba indexes a tuple by constants only
+    tails_at = at + 1  # constants of the closure: numba indexes a tuple by constants only
+    listed_at = at + 2
+
+    @cuda.jit(device=True)
+    def scan_one(state, v, r, conv, first, last, tails):
+        """Probe v's in-arcs first .. last - 1 one at a time; (taken, probed)."""
+        for e in range(first, last):
+            u = tails[e]
+            if probe(state, 0, v, u, e, r):
+                take(state, 0, v, u, e, r, conv)
+                return True, e - first + 1
+        return False, last - first
+
+    @cuda.jit(device=True)
+    def scan_four(state, v, r, conv, first, last, tails):
+        """Probe v's in-arcs four at a time (indices past the last clamped to it: loads
+        without branches, so the compiler issues the four together); (taken, probed)."""
+        probed = 0
+        for e in range(first, last, 4):
+            e1, e2, e3 = min(e + 1, last - 1), min(e + 2, last - 1), min(e + 3, last - 1)
+            u0, u1, u2, u3 = tails[e], tails[e1], tails[e2], tails[e3]
+            p0, p1 = probe(state, 0, v, u0, e, r), probe(state, 0, v, u1, e1, r)
+            p2, p3 = probe(state, 0, v, u2, e2, r), probe(state, 0, v, u3, e3, r)
+            probed += min(4, last - e)
+            if p0 or p1 or p2 or p3:
+                if p0:
+                    take(state, 0, v, u0, e, r, conv)
+                elif p1:
+                    take(state, 0, v, u1, e1, r, conv)
+                elif p2:
+                    take(state, 0, v, u2, e2, r, conv)
+                else:
+                    take(state, 0, v, u3, e3, r, conv)
+                return True, probed
+        return False, probed
+
+    scan = scan_four if unroll == 4 else scan_one
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
         count = 0
-        n = graph[0].shape[0] - 1
-        indptr, tails = state[at], state[tails_at]
+        indptr, tails, listed = state[at], state[tails_at], state[listed_at]
+        n = listed.shape[0]
         for start in range(0, n, stride):  # one trip count per warp (enqueue)
-            v = start + thread
+            i = start + thread
             found = False
-            if v < n and select(state, 0, v, r):
-                for e in range(indptr[v], indptr[v + 1]):
-                    count += 1
-                    if scan(state, 0, v, tails[e], e, r, conv):
-                        found = True
-                        break
+            v = 0
+            if i < n:
+                v = listed[i]
+                if select(state, 0, v, r):
+                    found, probed = scan(state, v, r, conv, indptr[v], indptr[v + 1], tails)
+                    count += probed
             if queued:
                 push(graph, frontier, v, found, r, heavy_out, conv)
         return count
@@ -218,6 +269,11 @@ def _demo_select(state, row, v, r):
 
 
 @cuda.jit(device=True)
-def _demo_scan(state, row, v, u, e, r, conv):
+def _demo_probe(state, row, v, u, e, r):
     """Docstring example: the first in-arc ends the scan."""
     return True
+
+
+@cuda.jit(device=True)
+def _demo_take(state, row, v, u, e, r, conv):
+    """Docstring example: nothing written."""

@@ -27,7 +27,7 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
 Examples
 --------
 >>> frontier(lanes=(4, 32), heavy_degree=4096)
-Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1, balanced=False, value_type='int64')
+Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1, balanced=False, value_type='int64', wide=False)
 >>> thread_per_edge().items(10, 40, 1)
 40
 """
@@ -67,6 +67,11 @@ class Mapping:
     value_type : str
         ``balanced`` only: the numpy type of the value a method's ``gather`` returns
         (a distance, a level), kept in shared memory for the lanes that visit the arcs.
+    wide : bool
+        ``frontier`` with ``lanes`` up to 32 only: when the per-round size reaches 32
+        lanes and the grid holds more than twice as many threads as the frontier
+        needs, each vertex gets the largest power of two of threads that fits
+        (several warps), so a tiny frontier's arcs spread over the whole grid.
     """
 
     kind: str
@@ -75,6 +80,7 @@ class Mapping:
     per_thread: int = 1
     balanced: bool = False
     value_type: str = "int64"
+    wide: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -87,8 +93,8 @@ class Mapping:
             raise ValueError(f"lanes {self.lanes}: the lower bound is above the upper")
         if self.heavy_degree < 0 or self.per_thread < 1:
             raise ValueError("heavy_degree must be >= 0 and per_thread >= 1")
-        if self.balanced and self.kind != "frontier":
-            raise ValueError(f"only a frontier mapping can be balanced, not {self.kind!r}")
+        if (self.balanced or self.wide) and self.kind != "frontier":
+            raise ValueError(f"only a frontier mapping can be balanced or wide, not {self.kind!r}")
 
     def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
         """How many threads one pass wants (the grid size before capping).
@@ -148,9 +154,10 @@ def thread_per_vertex() -> Mapping:
 
 
 def frontier(lanes=1, heavy_degree: int = 0, balanced: bool = False,
-             value_type: str = "int64") -> Mapping:
+             value_type: str = "int64", wide: bool = False) -> Mapping:
     """The vertices of a frontier queue; ``lanes`` an int or a ``(low, high)`` range, or
-    ``balanced`` arcs dealt over each block (``value_type``: what ``gather`` returns).
+    ``balanced`` arcs dealt over each block (``value_type``: what ``gather`` returns);
+    ``wide``: groups wider than a warp on tiny frontiers (see :class:`Mapping`).
 
     Examples
     --------
@@ -158,11 +165,13 @@ def frontier(lanes=1, heavy_degree: int = 0, balanced: bool = False,
     ((1, 1), (8, 8))
     >>> frontier(balanced=True, value_type="float32").balanced
     True
+    >>> frontier((4, 32), wide=True).wide
+    True
     """
     if isinstance(lanes, int):
         lanes = (lanes, lanes)
     return Mapping("frontier", tuple(lanes), int(heavy_degree), 1, bool(balanced),
-                   str(value_type))
+                   str(value_type), bool(wide))
 
 
 def frontier_lanes(virtual_warps, one_thread: bool = True):

@@ -108,6 +108,7 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     kind = mapping.kind
     low, high = mapping.lanes
     heavy_in = mapping.heavy_degree
+    wide = mapping.wide and high == 32
     queued = output == QUEUE
 
     @cuda.jit(device=True)
@@ -170,13 +171,16 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     elif kind == "frontier":
         @cuda.jit(device=True)
         def in_warps(graph, frontier, state, conv, r, thread, stride):
-            """H-BF 5.2: each vertex of the queue expanded by a virtual warp."""
+            """H-BF 5.2: each vertex of the queue expanded by a virtual warp (several
+            warps on a tiny frontier of a ``wide`` mapping)."""
             count = 0
             size = frontier[1][r % 3]
             queue = frontier[0][r % 2]
             lanes = virtual_warp_lanes(stride, size, low, high)
+            if wide and lanes == 32 and size > 0:   # a tiny frontier: several warps a vertex
+                lanes = virtual_warp_lanes(stride, size, 32, stride)
             lane = thread % lanes
-            groups = stride // lanes
+            groups = stride // lanes   # wide groups: at least size of them, one pass
             # Same trip count for every lane of a warp: enqueue is warp-aggregated.
             for start in range(0, size, groups):
                 i = start + thread // lanes
