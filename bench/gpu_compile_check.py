@@ -59,10 +59,19 @@ def compile_steps(name, steps, state, heavy, index):
     print("ok", name, flush=True)
 
 
+def _run_jobs(prepare):
+    """A kernel running fill jobs, as the persistent kernel does before round 0."""
+    @cuda.jit
+    def run(jobs):
+        prepare(jobs, cuda.grid(1), cuda.gridsize(1))
+    return run
+
+
 def main():
     _dispatcher.get_current_device = lambda: _SM90()
     from warpath.bfs import gpu_direction_optimizing, gpu_harish, gpu_multi_source, gpu_queue
-    from warpath.bfs.gpu_levels import LANES, _fill_except
+    from warpath.bfs.gpu_levels import LANES
+    from warpath.cuda.fills import fill_all, fill_job
     from warpath.cuda.problem import _init_rows
 
     for index in (np.int32, np.int64):
@@ -80,8 +89,9 @@ def main():
                 compile_steps(f"queue {tag_heavy}", [gpu_queue.claim_step(record, LANES, heavy)],
                               head, heavy > 0, index)
                 state = head + (np.zeros(N + 1, index), np.zeros(30, index),
-                                np.zeros((3, 2), np.int64), np.zeros((3, 3), np.int64),
-                                np.int64(30), np.float64(14), np.float64(24))
+                                np.zeros(N, np.int32), np.zeros((3, 2), np.int64),
+                                np.zeros((3, 2), np.int64), np.int64(30), np.float64(14),
+                                np.float64(24), np.zeros(3, np.int64))
                 compile_steps(f"direction-optimizing {tag_heavy}",
                               gpu_direction_optimizing._steps(record, heavy), state, heavy > 0,
                               index)
@@ -91,12 +101,12 @@ def main():
                          matrix if record else np.zeros((1, 1), index))
                 compile_steps(f"multi-source {tag_heavy}",
                               gpu_multi_source._steps(record, heavy), state, heavy > 0, index)
-        for dtype in (index, np.uint8):
-            cuda.compile_ptx(_fill_except.py_func, (typeof(np.zeros(N, dtype)), typeof(1),
-                                                    typeof(dtype(0)), typeof(dtype(0))), cc=CC)
+        jobs = tuple(fill_job(np.zeros(N, dtype), N, 0) for dtype in (index, np.uint8))
+        cuda.compile_ptx(_run_jobs(fill_all(len(jobs))).py_func, (typeof(jobs),), cc=CC)
         cuda.compile_ptx(_init_rows.py_func, (typeof(np.zeros((2, N), index)),
-                                              typeof(np.zeros(2, np.int64)), typeof(index(0))),
-                         cc=CC)
+                                              typeof(np.zeros(2, np.int64)), typeof(index(0)),
+                                              typeof(np.zeros(4, np.int32)),
+                                              typeof(np.zeros(3, np.int64))), cc=CC)
     words = np.zeros(N, np.uint64)
     cuda.compile_ptx(gpu_multi_source._start_kernel().py_func,
                      tuple(typeof(a) for a in (words, words, words, np.zeros(3, np.int64))),

@@ -49,10 +49,12 @@ def test_limit(limit):
 
 
 def test_a_tiny_frontier_spreads_over_warps_and_expands_each_vertex_once():
-    """Source 0 -> three hubs of 30 leaves each: one launch per round (the paper loop)
-    gives a grid of 94 blocks, so the hubs' round takes groups of 512 lanes; every arc
-    of a reached vertex is looked at exactly once.  With ``high_degree=2`` the source and
-    the hubs go to the heavy queue and the light queue is empty in those rounds."""
+    """Source 0 -> three hubs of 30 leaves each.  One launch per round (the paper loop)
+    gives a grid of one thread per vertex and lane (94 blocks of 32 under the simulator),
+    so round 0's lone source is expanded by a group of several warps; every arc of a
+    reached vertex is looked at exactly once.  With ``high_degree=2`` the source and the
+    hubs go to the heavy queue and the light queue is empty in those rounds (the case
+    that once made a zero-step loop)."""
     tails = [0, 0, 0] + [h for h in (1, 2, 3) for _ in range(30)]
     heads = [1, 2, 3] + list(range(4, 94))
     g = warpath.Graph.from_edges(tails, heads)

@@ -97,6 +97,20 @@ def test_probing_four_at_a_time_reads_at_most_three_arcs_more_per_vertex():
         <= stats_one["relaxations"] + 3 * pulled
 
 
+@pytest.mark.parametrize("unroll,probes", [(1, 2), (4, 4)])
+def test_a_pull_counts_the_arcs_it_probed(unroll, probes):
+    """Vertex 6 has six in-arcs (from 0 .. 5, in that order in the reverse CSR) and the
+    second, from the source 1, is on the frontier: one at a time probes 2 arcs, four at a
+    time the first group of 4.  Vertex 7's only tail, 6, is not on round 0's frontier:
+    exactly one probe there."""
+    graph = warpath.Graph.from_edges([0, 1, 2, 3, 4, 5, 6], [6, 6, 6, 6, 6, 6, 7],
+                                     num_vertices=8)
+    levels, _, _, stats = _levels(graph, 1, always_pull, rounds=1, unroll=unroll,
+                                  listed=np.array([6, 7], np.int32))
+    assert levels.tolist() == [-1, 0, -1, -1, -1, -1, 1, -1]
+    assert stats["relaxations"] == probes + 1
+
+
 def test_a_pull_looks_only_at_listed_vertices():
     """Vertex 3 of the path 0 -> 1 -> 2 -> 3 left off the list is never reached by a pull."""
     graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3])

@@ -214,6 +214,8 @@ def test_bad_mappings_are_refused():
         mappings.Mapping("edges", balanced=True)
     with pytest.raises(ValueError, match="wide"):
         mappings.Mapping("vertices", wide=True)
+    with pytest.raises(ValueError, match="reach 32"):
+        mappings.frontier((4, 16), wide=True)
 
 
 @pytest.mark.gpu

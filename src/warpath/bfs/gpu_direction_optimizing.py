@@ -3,10 +3,10 @@ small, pull while it is large (Beamer, Asanović & Patterson, SC 2012).
 
 A *push* round is the ``queue`` method's round: the frontier's out-arcs claim
 their unvisited heads by CAS (a frontier of a few vertices is spread over the
-whole grid, several warps to a vertex).  A *pull* round gives every unvisited
-vertex with in-arcs one thread that scans them (the reverse CSR, built once per
-graph and cached on the device graph; an undirected graph is its own), four
-at a time, and stops at the first tail on the frontier (level r): that tail is
+whole grid, several warps to a vertex).  A *pull* round gives every vertex with
+in-arcs one thread; a vertex not yet visited scans them (the reverse CSR, built
+once per graph and cached on the device graph; an undirected graph is its own),
+four at a time, and stops at the first tail on the frontier (level r): that tail is
 its parent, and only that thread writes the vertex, so no atomic is needed.
 In the dense middle levels of a small-world graph most unvisited vertices
 find a parent among their first in-arcs, so most arcs are never read.
@@ -25,7 +25,7 @@ round completed, so the persistent kernel needs no host round trip):
   are Beamer's constants (tuned in the paper on Kronecker and social graphs);
   the growing / shrinking conditions are the paper's too: on a road network
   the frontier never grows for long, so late thin levels (where m_u is small
-  too) do not flip into pulls, each a pass over every vertex.
+  too) do not flip into pulls, each a pass over every vertex with in-arcs.
   ``alpha=0`` never pulls; ``alpha`` and ``beta`` both huge pull from the
   first growing round until the frontier is empty.
 
@@ -154,7 +154,8 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     Returns
     -------
     BFSResult
-        ``stats``: iterations (levels expanded), relaxations (arcs looked at),
+        ``stats``: iterations (levels expanded), relaxations (arcs looked at; a pull
+        counts the whole group of four it probed),
         ``pull_rounds``, launches, host_syncs.
 
     Examples

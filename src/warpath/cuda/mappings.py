@@ -68,9 +68,10 @@ class Mapping:
         ``balanced`` only: the numpy type of the value a method's ``gather`` returns
         (a distance, a level), kept in shared memory for the lanes that visit the arcs.
     wide : bool
-        ``frontier`` with ``lanes`` up to 32 only: when the per-round size reaches 32
-        lanes and the grid holds more than twice as many threads as the frontier
-        needs, each vertex gets the largest power of two of threads that fits
+        ``frontier`` with ``lanes`` reaching 32 only: when the per-round size is 32
+        lanes and one-warp groups would leave all but 1 /
+        :data:`~warpath.cuda.operators.WIDE_FROM` of the grid idle, each vertex gets
+        the largest power of two of threads that fits the grid at least twice over
         (several warps), so a tiny frontier's arcs spread over the whole grid.
     """
 
@@ -95,6 +96,8 @@ class Mapping:
             raise ValueError("heavy_degree must be >= 0 and per_thread >= 1")
         if (self.balanced or self.wide) and self.kind != "frontier":
             raise ValueError(f"only a frontier mapping can be balanced or wide, not {self.kind!r}")
+        if self.wide and high != 32:
+            raise ValueError(f"a wide mapping's lanes must reach 32, not {self.lanes}")
 
     def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
         """How many threads one pass wants (the grid size before capping).

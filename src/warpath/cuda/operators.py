@@ -177,8 +177,8 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
             size = frontier[1][r % 3]
             queue = frontier[0][r % 2]
             lanes = virtual_warp_lanes(stride, size, low, high)
-            if wide and lanes == 32 and size > 0:   # a tiny frontier: several warps a vertex
-                lanes = virtual_warp_lanes(stride, size, 32, stride)
+            if wide and lanes == 32 and 0 < size * 32 * WIDE_FROM <= stride:
+                lanes = virtual_warp_lanes(stride, size, 32, stride)   # several warps a vertex
             lane = thread % lanes
             groups = stride // lanes   # wide groups: at least size of them, one pass
             # Same trip count for every lane of a warp: enqueue is warp-aggregated.
@@ -284,6 +284,13 @@ def _balanced_frontier(mapping, unbalanced, heavies, gather, visit, push, queued
 
     return op
 
+
+#: A ``wide`` mapping widens groups past a warp only when one-warp groups would leave all but
+#: 1 / WIDE_FROM of the grid idle.  A tiny frontier of a small-world graph (4 to 32 vertices,
+#: one of thousands of arcs) gains ~15x on that round, but a road graph's frontiers of
+#: hundreds of degree-3 vertices paid for the idle lanes' loads in each of thousands of rounds
+#: (H100, `queue` on NY: 3.49 ms with warps, 3.90 ms widened at every size).
+WIDE_FROM = 64
 
 #: A balanced frontier advance deals arcs over blocks only when the frontier holds more
 #: vertices than 1 / BALANCE_FROM of the grid's threads (see :func:`_balanced_frontier`).
