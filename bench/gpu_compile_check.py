@@ -59,19 +59,11 @@ def compile_steps(name, steps, state, heavy, index):
     print("ok", name, flush=True)
 
 
-def _run_jobs(prepare):
-    """A kernel running fill jobs, as the persistent kernel does before round 0."""
-    @cuda.jit
-    def run(jobs):
-        prepare(jobs, cuda.grid(1), cuda.gridsize(1))
-    return run
-
-
 def main():
     _dispatcher.get_current_device = lambda: _SM90()
     from warpath.bfs import gpu_direction_optimizing, gpu_harish, gpu_multi_source, gpu_queue
     from warpath.bfs.gpu_levels import LANES
-    from warpath.cuda.fills import fill_all, fill_job
+    from warpath.cuda.fills import _fill_kernel, fill_job
     from warpath.cuda.problem import _init_rows
 
     for index in (np.int32, np.int64):
@@ -102,7 +94,7 @@ def main():
                 compile_steps(f"multi-source {tag_heavy}",
                               gpu_multi_source._steps(record, heavy), state, heavy > 0, index)
         jobs = tuple(fill_job(np.zeros(N, dtype), N, 0) for dtype in (index, np.uint8))
-        cuda.compile_ptx(_run_jobs(fill_all(len(jobs))).py_func, (typeof(jobs),), cc=CC)
+        cuda.compile_ptx(_fill_kernel(len(jobs)).py_func, (typeof(jobs),), cc=CC)
         cuda.compile_ptx(_init_rows.py_func, (typeof(np.zeros((2, N), index)),
                                               typeof(np.zeros(2, np.int64)), typeof(index(0)),
                                               typeof(np.zeros(4, np.int32)),

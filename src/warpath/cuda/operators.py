@@ -108,7 +108,7 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     kind = mapping.kind
     low, high = mapping.lanes
     heavy_in = mapping.heavy_degree
-    wide = mapping.wide and high == 32
+    wide = mapping.wide   # validated: its lanes reach 32
     queued = output == QUEUE
 
     @cuda.jit(device=True)
