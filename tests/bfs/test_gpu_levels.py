@@ -2,15 +2,19 @@
 
 import numpy as np
 import pytest
+from bfs._gpu_bfs_reference import assert_bfs_tree
 
 import warpath
 from warpath import generators as gen
 from warpath.bfs.gpu_levels import LevelRun, check_high_degree, rounds_for
+from warpath.cuda.device_graph import device_graph
+from warpath.cuda.scratch import scratch_pool
 from warpath.cuda.flags import vertex_flags
 
 
 def test_levels_start_at_the_source_only():
-    run = LevelRun(gen.ring(5, seed=0), 3, predecessors=True, limit=2)
+    run = LevelRun(gen.ring(5, seed=0), predecessors=True)
+    run.start(3, limit=2)
     assert run.problem.tally.launches == 0   # the fills wait for the method's first kernel
     assert run.problem.run_fills() and run.problem.tally.launches == 1
     assert run.levels.copy_to_host().tolist() == [-1, -1, -1, 0, -1]
@@ -23,7 +27,8 @@ def test_levels_start_at_the_source_only():
 
 def test_levels_follow_the_index_type():
     g = gen.ring(4, seed=1)
-    run = LevelRun(g, 0, predecessors=False, limit=None)
+    run = LevelRun(g, predecessors=False)
+    run.start(0)
     assert run.levels.dtype == g.indices.dtype and run.finish({}).parents is None
 
 
@@ -42,6 +47,63 @@ def test_high_degree_must_be_a_non_negative_integer(bad):
 def test_weights_too_large_for_int32_levels_do_not_matter():
     """BFS ignores weights: a path-length bound beyond int32 must not break the int32 levels."""
     g = warpath.generators.grid(4, 4, seed=1, max_weight=10**9)
-    run = LevelRun(g, 0, predecessors=False, limit=None)
+    run = LevelRun(g, predecessors=False)
+    run.start(0)
     run.problem.run_fills()
     assert run.levels.copy_to_host().tolist()[:2] == [0, -1]
+
+
+def test_a_reused_run_comes_back_from_the_pool_and_restarts():
+    """The second query takes the first one's run (same problem, queues and kept arrays):
+    its fills reset the flags, counters, levels and queues for the new source."""
+    g = gen.grid(3, 4, seed=0)
+    first = LevelRun.reused(g, ("test",), predecessors=True, heavy_degree=0)
+    kept = first.kept("own", lambda: object())
+    first.start(5)
+    first.problem.run_fills()
+    first.problem.counters.copy_to_device(np.array([3, 4, 5], np.int64))   # a run's leftovers
+    a = first.finish({})
+    second = LevelRun.reused(g, ("test",), predecessors=True, heavy_degree=0)
+    assert second is first and second.kept("own", lambda: None) is kept
+    assert LevelRun.reused(g, ("other",), predecessors=True, heavy_degree=0) is not first
+    levels, parents, _ = second.start(2, limit=1)
+    assert second.problem.source == 2 and second.max_rounds == 1
+    assert second.problem.tally.launches == 0
+    assert second.problem.run_fills()
+    assert levels.copy_to_host().tolist() == [-1, -1, 0] + [-1] * 9
+    assert second.problem.counters.copy_to_host().tolist() == [0, 0, 0]
+    assert second.frontier.sizes().tolist() == [1, 0, 0]
+    assert int(second.frontier.light.queues.copy_to_host()[0, 0]) == 2
+    b = second.finish({})
+    assert a.levels.tolist() != b.levels.tolist()   # each result keeps its own levels
+    assert a.levels[5] == 0 and b.levels[2] == 0
+
+
+def test_a_query_that_raises_drops_its_run():
+    g = gen.ring(4, seed=0)
+    run = LevelRun.reused(g, ("raising",), predecessors=False)
+    run.start(1)
+    # no finish: the run never goes back, the next query makes its own
+    assert LevelRun.reused(g, ("raising",), predecessors=False) is not run
+
+
+@pytest.mark.parametrize("method", ["queue", "direction-optimizing"])
+def test_queries_in_a_row_reuse_one_run_and_keep_their_results(method):
+    """Five queries on one graph, results held and read only at the end: a run per
+    predecessors option serves them all, and no query wrote over an earlier one's levels
+    (each gets its own; the flags, counters and queues are reset for each)."""
+    g = gen.rmat(7, 8, seed=3, directed=False)
+    queries = [(0, True, None), (5, False, 2), (17, True, None), (99, False, 1), (0, True, 3)]
+    held = [warpath.bfs(g, s, method=method, device="cuda", predecessors=p, limit=limit)
+            for s, p, limit in queries]
+    pool = scratch_pool(device_graph(g))
+    runs = [key for _, key in pool._free if key[0] == "level run" and key[1] == (method,)]
+    assert sorted(key[2] for key in runs) == [False, True]
+    expected = {s: warpath.bfs(g, s, method="queue", device="cpu").levels for s, _, _ in queries}
+    for (s, p, limit), result in zip(queries, held):
+        cut = expected[s] if limit is None else np.where(expected[s] > limit, -1, expected[s])
+        np.testing.assert_array_equal(result.levels, cut)
+        assert (result.parents is not None) == p and result.source == s
+        if p:
+            assert_bfs_tree(g, s, result.levels, result.parents)
+        assert result.stats["launches"] == 1 and result.stats["host_syncs"] == 1

@@ -8,7 +8,7 @@ from numba import cuda
 import warpath
 from warpath import generators as gen
 from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, direction_arrays, either,
-                                    frontier_degrees, pull)
+                                    frontier_degrees, pull, restart_direction)
 from warpath.cuda.enactor import enact
 from warpath.cuda.mappings import frontier
 from warpath.cuda.operators import QUEUE, advance
@@ -52,7 +52,9 @@ def _levels(graph, source, choose, rounds=None, unroll=4, listed=None):
     problem = Problem(graph, source)
     reverse = problem.graph.reverse()
     levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
-    sums, _ = direction_arrays(problem, problem.graph.degree(source), reverse.degree(source))
+    arrays = direction_arrays(problem)
+    restart_direction(problem, arrays, problem.graph.degree(source), reverse.degree(source))
+    sums = arrays.tally
     seen = cuda.to_device(np.full(graph.num_vertices + 1, -1, dtype=np.int64))
     listed = reverse.vertices_with_arcs() if listed is None else cuda.to_device(listed)
     state = (levels, reverse.indptr, reverse.indices, listed, sums, seen)
@@ -143,11 +145,15 @@ def test_either_is_sized_for_its_larger_step():
 def test_direction_arrays_come_back_reset_from_the_pool():
     graph = gen.ring(6, seed=0)
     first = Problem(graph, 0)
-    tally, choices = direction_arrays(first, 2, 1)
+    arrays = direction_arrays(first)
+    restart_direction(first, arrays, 2, 1)
+    tally, choices = arrays.tally, arrays.choices
     tally[1, 0], choices[2, 1] = 9, 7   # what a run leaves behind
     first.release_scratch()
     second = Problem(graph, 0)
-    again, choices_again = direction_arrays(second, 4, 3)
+    arrays = direction_arrays(second)
+    restart_direction(second, arrays, 4, 3)
+    again, choices_again = arrays.tally, arrays.choices
     assert again is tally and choices_again is choices   # the pool's arrays, reused
     assert again.copy_to_host().tolist() == [[4, 3], [0, 0], [0, 0]]
     assert not choices_again.copy_to_host().any()

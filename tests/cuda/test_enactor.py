@@ -3,7 +3,7 @@
 import numpy as np
 
 from warpath.cuda.counters import RunTally
-from warpath.cuda.enactor import host_loop, persistent_outcome
+from warpath.cuda.enactor import PersistentRounds, host_loop, persistent_outcome
 from warpath.cuda.control import Control
 from warpath.cuda.flags import NEGATIVE_CYCLE
 
@@ -58,3 +58,28 @@ def test_persistent_outcome():
     control.counters.copy_to_device(np.array([3, 1, 0], dtype=np.int64))
     assert persistent_outcome(control, tally, 10)[1]
     assert NEGATIVE_CYCLE == 3
+
+
+def test_persistent_rounds_run_again_with_their_number_of_fills():
+    """Prepared once, run twice from two sources (the grid size found once); a run handing
+    over another number of fill jobs than the kernel was compiled for is refused."""
+    import pytest
+
+    import warpath
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import _demo_gather, _demo_visit, advance
+    from warpath.cuda.problem import Problem
+
+    problem = Problem(warpath.Graph.from_edges([0, 1, 2], [1, 2, 0], [3, 4, 5]), 0,
+                      deferred=True)
+    rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather, _demo_visit)],
+                              fills=2)
+    state = (problem.distances[0], problem.inf)
+    for source, expected in ((0, [0, 3, 7]), (2, [5, 8, 0])):
+        problem.reset(source)
+        problem.fill(problem.row, 3, problem.inf, source, 0)
+        stats, negative = rounds.run(state, problem.take_fills(), RunTally(), 3)
+        assert problem.distances.copy_to_host().tolist() == [expected] and not negative
+        assert 1 <= stats["iterations"] <= 3 and rounds.blocks >= 1
+    with pytest.raises(ValueError, match="2 fill jobs, not 1"):
+        rounds.run(state, [problem.take_fills()], RunTally(), 3)

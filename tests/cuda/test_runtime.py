@@ -41,3 +41,10 @@ def test_cooperative_blocks_fit_the_device_and_the_work():
         # a middling pass keeps the small grid, and so does a large one told not to fill
         assert runtime.cooperative_blocks(_mark, (big,), 1_000_000) <= small
         assert runtime.cooperative_blocks(_mark, (big,), big.shape[0], fill=False) <= small
+
+
+def test_read_small_refuses_another_size():
+    import pytest
+
+    with pytest.raises(ValueError, match="cannot read 3 x int64 into 2 x int64"):
+        runtime.read_small(cuda.to_device(np.arange(3)), np.zeros(2, np.int64))

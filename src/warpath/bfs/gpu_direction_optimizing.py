@@ -167,8 +167,8 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     >>> bool((a.levels == b.levels).all()), a.stats["pull_rounds"] >= 1
     (True, True)
     """
-    from ..cuda.direction import direction_arrays
-    from ..cuda.enactor import check_loop, enact
+    from ..cuda.direction import direction_arrays, restart_direction
+    from ..cuda.enactor import check_loop
     from ..cuda.mappings import frontier_lanes
     from .gpu_levels import LevelRun, check_high_degree
 
@@ -178,15 +178,16 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not (isinstance(value, (int, float, np.number)) and value >= 0):
             raise ValueError(f"{name} must be a non-negative number, not {value!r}")
-    bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
+    bfs = LevelRun.reused(graph, ("direction-optimizing",), predecessors=predecessors,
+                          heavy_degree=heavy)
     problem = bfs.problem
     reverse = problem.graph.reverse()
-    tally, choices = direction_arrays(problem, problem.graph.degree(problem.source),
-                                      reverse.degree(problem.source))
-    state = bfs.state + (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(), tally,
-                         choices, np.int64(problem.m), np.float64(alpha), np.float64(beta),
-                         problem.counters)
-    stats, _ = enact(problem, _steps(bfs.record, heavy, balanced), state, loop=loop,
-                     frontier=problem.frontier(heavy_degree=heavy), max_rounds=bfs.max_rounds,
-                     counted="pull_rounds")
+    arrays = bfs.kept("direction", lambda: direction_arrays(problem))
+    state = bfs.start(source, limit)
+    restart_direction(problem, arrays, problem.graph.degree(source), reverse.degree(source))
+    state += (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(), arrays.tally,
+              arrays.choices, np.int64(problem.m), np.float64(alpha), np.float64(beta),
+              problem.counters)
+    stats = bfs.rounds(_steps(bfs.record, heavy, balanced), state, loop=loop,
+                       counted="pull_rounds")
     return bfs.finish(stats, loop=loop)

@@ -138,14 +138,15 @@ def run(graph, source, *, predecessors=True, limit=None, loop="fast"):
     from .gpu_levels import LevelRun
 
     check_loop(loop)
-    bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
+    bfs = LevelRun(graph, predecessors=predecessors)
+    state = bfs.start(source, limit)
     problem = bfs.problem
     paper = loop == "paper"
     n, s = problem.n, problem.source
     in_f = problem.filled("harish F", (n,), np.uint8, 0, s, 1) if paper else bfs.levels[:1]
     visited = problem.filled("harish X", (n,), np.uint8, 0, s, 1)
     updating = problem.filled("harish Fu", (n,), np.uint8, 0)
-    stats, _ = enact(problem, _steps(loop, bfs.record), bfs.state + (in_f, visited, updating),
+    stats, _ = enact(problem, _steps(loop, bfs.record), state + (in_f, visited, updating),
                      loop=loop, frontier=None if paper else problem.frontier(),
                      max_rounds=bfs.max_rounds)
     return bfs.finish(stats, loop=loop)

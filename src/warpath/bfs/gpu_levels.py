@@ -10,25 +10,32 @@ its arrays on the GPU until read.
 
 Imported by the GPU BFS methods when they run (it imports numba-cuda).
 
+A method keeps its device state from query to query (:meth:`LevelRun.reused`): a
+query on a warm graph only makes its levels and parents, queues its set-up
+fills and launches the kernel its first query prepared.
+
 Examples
 --------
 >>> import warpath
->>> run = LevelRun(warpath.generators.ring(4, seed=0), 1, predecessors=True, limit=None)
->>> run.problem.run_fills()   # else the first kernel of the method runs them
-True
->>> run.levels.copy_to_host().tolist(), run.max_rounds
-([-1, 0, -1, -1], 4)
+>>> g = warpath.generators.ring(4, seed=0)
+>>> a = warpath.bfs(g, 1, method="queue", device="cuda")
+>>> b = warpath.bfs(g, 2, method="queue", device="cuda")   # a's run, new levels
+>>> a.levels.tolist(), b.levels.tolist()
+([3, 0, 1, 2], [2, 3, 0, 1])
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import cuda
 
 from ..cuda.device_graph import device_graph
 from ..cuda.distances import rows_of
+from ..cuda.enactor import PersistentRounds, enact
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
 from ..cuda.recycled import recycled_array
+from ..cuda.scratch import scratch_pool
 from ..result import BFSResult
 
 #: The level of a vertex not (yet) visited.
@@ -68,44 +75,135 @@ def check_high_degree(high_degree) -> int:
 
 
 class LevelRun:
-    """The device state of one GPU BFS from ``source``.
+    """The device state of GPU BFS queries on one graph: a :class:`Problem` (flags,
+    counters, launch tally), its frontier queues and a method's own arrays, made once;
+    each query (:meth:`start` ... :meth:`finish`) gets new levels and parents.
+
+    Made for one query (``LevelRun(graph, ...)``: :meth:`finish` gives the borrowed
+    arrays back), or kept from query to query (:meth:`reused`: per graph, method
+    options and host thread, so that a query on a warm graph only makes its
+    levels and queues its set-up fills; Gunrock's init / reset / enact).
+
+    Parameters
+    ----------
+    graph : Graph or DeviceGraph
+    predecessors : bool
+        Whether queries record parents.
+    heavy_degree : int, optional
+        Make frontier queues (:meth:`~warpath.cuda.problem.Problem.frontier`), vertices of
+        more arcs in a heavy queue when it is above 0; ``None``: no queues.
 
     Attributes
     ----------
     problem : Problem
-        The engine's query state; its ``distances`` are the levels, shape (1, n).  It
-        is deferred: the fills of the levels, parents, flags and queues run in the
-        method's first kernel, which must be the enactor's.
-    levels, parents : device arrays
-        Levels (-1: not visited, 0 at the source); parents (-1 where none), or a
-        one-slot stand-in when not recorded.
+        The engine's query state.  It is deferred: the fills of the levels, parents,
+        flags and queues run in the query's first kernel, which must be the enactor's.
+        It has no distances of its own: a query's levels are made by :meth:`start`.
+    frontier : FrontierPair or None
     record : bool
         Whether parents are recorded.
+    levels, parents : device arrays
+        The running query's levels (-1: not visited, 0 at the source) and parents
+        (-1 where none), or a one-slot stand-in when not recorded.
     max_rounds : int
-        The round bound for ``limit``.
-    state : tuple
-        ``(levels, parents, unvisited)``: the head of every method's state.
+        The running query's round bound, for its ``limit``.
     """
 
-    def __init__(self, graph, source, *, predecessors, limit):
+    def __init__(self, graph, *, predecessors, heavy_degree=None):
         dgraph = device_graph(graph)
-        index = np.dtype(dgraph.indices.dtype)
-        n = dgraph.num_vertices
+        self.index = np.dtype(dgraph.indices.dtype)
         self.record = bool(predecessors)
+        self.problem = Problem(dgraph, 0, distances=_no_levels(dgraph, self.index),
+                               deferred=True)
+        self.heavy_degree = heavy_degree
+        self.frontier = None if heavy_degree is None else \
+            self.problem.frontier(heavy_degree=heavy_degree)
+        self.levels = self.parents = None
+        self.max_rounds = 0
+        self._kept = {}
+        self._pool_key = None
+
+    @classmethod
+    def reused(cls, graph, key, *, predecessors, heavy_degree=None) -> "LevelRun":
+        """A LevelRun kept in the device graph's scratch pool under ``key`` (the method and
+        the options its arrays depend on), made when this thread has none free;
+        :meth:`finish` puts it back.  A query that raises drops it."""
+        dgraph = device_graph(graph)
+        key = ("level run", key, bool(predecessors), heavy_degree)
+        run = scratch_pool(dgraph).take(key, lambda: cls(dgraph, predecessors=predecessors,
+                                                         heavy_degree=heavy_degree))
+        run._pool_key = key
+        return run
+
+    def kept(self, name, make):
+        """A method's own device state, made by ``make()`` on the first query of this run
+        and kept for the next ones (e.g. arrays borrowed from the problem's scratch)."""
+        item = self._kept.get(name)
+        if item is None:
+            item = self._kept[name] = make()
+        return item
+
+    def start(self, source: int, limit=None) -> tuple:
+        """Begin a query from ``source``: new levels and parents (recycled memory), their
+        fills and the problem's (:meth:`~warpath.cuda.problem.Problem.reset`) queued, and the
+        frontier restarted; returns ``(levels, parents, unvisited)``, the head of every
+        method's state.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> run = LevelRun(warpath.generators.ring(4, seed=0), predecessors=True)
+        >>> levels, parents, unvisited = run.start(1)
+        >>> run.problem.run_fills()   # else the method's first kernel runs them
+        True
+        >>> levels.copy_to_host().tolist(), int(unvisited), run.max_rounds
+        ([-1, 0, -1, -1], -1, 4)
+        """
+        n = self.problem.n
         # one recycled allocation for both; without parents, a stand-in the kernels never write
-        pair = recycled_array((2 if self.record else 1, n), index)
+        pair = recycled_array((2 if self.record else 1, n), self.index)
         rows = rows_of(pair, (0, 1) if self.record else (0,))
         self.levels, self.parents = rows[0], rows[-1]
-        distances = rows_of(pair, (0,), keepdims=True)[0] if self.record else pair
-        self.problem = Problem(dgraph, source, distances=distances, deferred=True)
-        self.problem.fill(self.levels, n, UNVISITED, source, 0)
+        problem = self.problem
+        problem.reset(source)
+        problem.fill(self.levels, n, UNVISITED, source, 0)
         if self.record:
-            self.problem.fill(self.parents, n, -1)
+            problem.fill(self.parents, n, -1)
+        if self.frontier is not None:
+            problem.restart_frontier(self.frontier, self.heavy_degree)
         self.max_rounds = rounds_for(limit, n)
-        self.state = (self.levels, self.parents, index.type(UNVISITED))
+        return self.levels, self.parents, self.index.type(UNVISITED)
+
+    def rounds(self, steps, state, *, loop: str = "fast", counted=None) -> dict:
+        """Run the query's rounds (the enactor's), its fills first; returns their ``stats``.
+        The fast loop's prepared kernel (:class:`~warpath.cuda.enactor.PersistentRounds`)
+        is kept for the next query with the same steps."""
+        problem = self.problem
+        if loop == "paper":
+            return enact(problem, steps, state, loop=loop, frontier=self.frontier,
+                         max_rounds=self.max_rounds, counted=counted)[0]
+        jobs = problem.take_fills()
+        prepared = self._kept.get("rounds")
+        if prepared is None or prepared.steps != tuple(steps) or prepared.fills != len(jobs):
+            prepared = self._kept["rounds"] = PersistentRounds(
+                problem, steps, frontier=self.frontier, counted=counted, fills=len(jobs))
+        return prepared.run(state, jobs, problem.tally, self.max_rounds)[0]
 
     def finish(self, stats: dict, **extra) -> BFSResult:
-        """The :class:`~warpath.BFSResult`, its arrays left on the device until read."""
-        self.problem.release_scratch()
-        return BFSResult(self.problem.source, self.levels, self.parents if self.record else None,
-                         self.problem.tally.as_stats({**stats, **extra}))
+        """The query's :class:`~warpath.BFSResult`, its arrays left on the device until read;
+        the run goes back to its pool (:meth:`reused`), or gives its borrowed arrays back."""
+        problem = self.problem
+        result = BFSResult(problem.source, self.levels, self.parents if self.record else None,
+                           problem.tally.as_stats({**stats, **extra}))
+        self.levels = self.parents = None   # the result's now
+        if self._pool_key is None:
+            problem.release_scratch()
+        else:
+            problem.run_fills()   # none, unless a query ran no round
+            scratch_pool(problem.graph).give(self._pool_key, self)
+        return result
+
+
+def _no_levels(dgraph, index):
+    """The stand-in for a LevelRun problem's distances (the levels are made per query)."""
+    return dgraph.cached(("no levels", index.str), lambda: cuda.device_array((1, 0), index))

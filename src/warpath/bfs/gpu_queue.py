@@ -116,15 +116,14 @@ def run(graph, source, *, predecessors=True, limit=None, high_degree=4096,
     >>> bool((a.levels == b.levels).all())
     True
     """
-    from ..cuda.enactor import check_loop, enact
+    from ..cuda.enactor import check_loop
     from ..cuda.mappings import frontier_lanes
     from .gpu_levels import LevelRun, check_high_degree
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
     lanes, balanced = frontier_lanes(virtual_warps, one_thread=False)
-    bfs = LevelRun(graph, source, predecessors=predecessors, limit=limit)
-    stats, _ = enact(bfs.problem, [claim_step(bfs.record, lanes, heavy, balanced)], bfs.state,
-                     loop=loop, frontier=bfs.problem.frontier(heavy_degree=heavy),
-                     max_rounds=bfs.max_rounds)
+    bfs = LevelRun.reused(graph, ("queue",), predecessors=predecessors, heavy_degree=heavy)
+    state = bfs.start(source, limit)
+    stats = bfs.rounds([claim_step(bfs.record, lanes, heavy, balanced)], state, loop=loop)
     return bfs.finish(stats, loop=loop)

@@ -29,7 +29,7 @@ from numba import cuda
 
 from .counters import COUNTER_SLOTS
 from .flags import FLAG_SLOTS, ConvergenceFlags
-from .runtime import pinned_buffer
+from .runtime import pinned_buffer, read_small
 
 #: Slots of the block: the flags, then the counters.
 SLOTS = FLAG_SLOTS + COUNTER_SLOTS
@@ -60,6 +60,5 @@ class Control:
 
         Both are views of this thread's page-locked block, overwritten by its next read.
         """
-        host = pinned_buffer(SLOTS, np.int64)
-        self.block.copy_to_host(host)
+        host = read_small(self.block, pinned_buffer(SLOTS, np.int64))
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]

@@ -222,38 +222,38 @@ class _DirectionArrays:
         self.first_row, self.rest = block[:2], block[2:]
 
 
-def direction_arrays(problem, out_arcs: int, in_arcs: int):
-    """``(tally, choices)`` for a direction-optimizing query, from ``problem``'s scratch pool
-    and reset by two fills of ``problem`` (:meth:`~warpath.cuda.problem.Problem.fill`:
-    run by its first kernel when it is deferred).
-
-    Parameters
-    ----------
-    problem : Problem
-        Lends the arrays (given back by its finish) and runs the fills.
-    out_arcs, in_arcs : int
-        The source's out- and in-degree (frontier 0's tally).
+def direction_arrays(problem):
+    """The tally and choices of direction-optimizing queries, borrowed from ``problem``'s
+    scratch pool (given back by its finish) for as long as it runs queries; each query
+    resets them with :func:`restart_direction`.
 
     Returns
     -------
-    tally : device array, (3, 2) int64
-        Row 0 holds frontier 0's out- and in-degrees, the other rows zero.
-    choices : device array, (3, 2) int64
-        Zeros: each round's direction and frontier size.
+    _DirectionArrays
+        ``tally`` and ``choices``, int64 (3, 2) each, and the views the fills take.
+    """
+    return problem.scratch("direction", _DirectionArrays)
+
+
+def restart_direction(problem, arrays, out_arcs: int, in_arcs: int) -> None:
+    """Queue the two fills of ``problem`` (:meth:`~warpath.cuda.problem.Problem.fill`: run
+    by its first kernel when it is deferred) that reset ``arrays`` for a query:
+    the tally's row 0 holds frontier 0's out- and in-degrees ``out_arcs`` and ``in_arcs``,
+    its other rows and the choices (each round's direction and frontier size) are zeros.
 
     Examples
     --------
     >>> import warpath
     >>> from warpath.cuda.problem import Problem
-    >>> tally, choices = direction_arrays(Problem(warpath.generators.ring(4, seed=0), 0), 3, 2)
-    >>> tally.copy_to_host().tolist(), int(choices.copy_to_host().sum())
+    >>> problem = Problem(warpath.generators.ring(4, seed=0), 0)
+    >>> arrays = direction_arrays(problem)
+    >>> restart_direction(problem, arrays, 3, 2)
+    >>> arrays.tally.copy_to_host().tolist(), int(arrays.choices.copy_to_host().sum())
     ([[3, 2], [0, 0], [0, 0]], 0)
     """
-    arrays = problem.scratch("direction", _DirectionArrays)
     problem.fill(arrays.first_row, 2, in_arcs, 0, out_arcs)
     problem.fill(arrays.rest, 10, 0)
     problem.settle()
-    return arrays.tally, arrays.choices
 
 
 @cuda.jit(device=True)

@@ -184,16 +184,15 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     """
     check_loop(loop)
     max_rounds = problem.n if max_rounds is None else int(max_rounds)
-    graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
-    frontier = problem.no_frontier() if frontier is None else frontier
-    heavy = frontier.heavy
-    rows = np.int64(problem.rows)
     tally = problem.tally
-    trace = _no_trace(problem.graph) if trace is None else trace
-    args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace, rows)
     if loop == "paper":
+        graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+        frontier = problem.no_frontier() if frontier is None else frontier
+        trace = _no_trace(problem.graph) if trace is None else trace
+        args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace,
+                np.int64(problem.rows))
         problem.run_fills()
-        kernels = [round_kernel(s.device, i == 0, heavy, problem.rows == 1)
+        kernels = [round_kernel(s.device, i == 0, frontier.heavy, problem.rows == 1)
                    for i, s in enumerate(steps)]
         sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
 
@@ -206,13 +205,80 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
                                      first_check, every)
         return {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
     jobs = problem.take_fills()   # the set-up, run by the kernel before round 0
-    kernel = persistent_kernel(tuple(s.device for s in steps), heavy, problem.rows == 1,
-                               len(jobs))
-    items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
-    fill = all(s.mapping.fills_gpu for s in steps)
-    args += (np.int64(max_rounds),) + ((jobs,) if jobs else ())
-    persistent_launch(kernel, args, items, tally, fill=fill)
-    return persistent_outcome(problem.control, tally, max_rounds, counted)
+    rounds = PersistentRounds(problem, steps, frontier=frontier, trace=trace, counted=counted,
+                              fills=len(jobs))
+    return rounds.run(state, jobs, tally, max_rounds)
+
+
+class PersistentRounds:
+    """A method's rounds as one persistent kernel, prepared once and run by any number of
+    queries over the same arrays (Gunrock's split of a search into init, reset and enact).
+
+    :func:`enact` makes one per query.  A method whose device state is kept from query
+    to query (:class:`~warpath.bfs.gpu_levels.LevelRun`) keeps one too: the kernel,
+    its grid size and the arguments that do not change (the graph, the queues, the
+    flags and counters, the trace) are settled on the first run, and a query only
+    hands over its state and its set-up fills.
+
+    Parameters
+    ----------
+    problem : Problem
+        Supplies the graph, rows, flags and counters (its control block must stay the
+        same for every run).
+    steps : list of Operator
+        The steps of one round, in order.
+    frontier : FrontierPair, optional
+        The queues the steps read and write.
+    trace : device int64 array, optional
+        Receives each round's frontier size.
+    counted : str, optional
+        As for :func:`enact`.
+    fills : int
+        How many fill jobs each run hands over (the kernel is compiled for that many).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> from warpath.cuda.mappings import thread_per_edge
+    >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
+    >>> problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0, deferred=True)
+    >>> jobs = problem.take_fills()   # clear the flags and counters, set the distances
+    >>> rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather,
+    ...                                             _demo_visit)], fills=len(jobs))
+    >>> state = (problem.distances[0], problem.inf)
+    >>> stats, negative = rounds.run(state, jobs, RunTally(), problem.n)
+    >>> problem.distances.copy_to_host().tolist(), negative
+    ([[0, 3, 7]], False)
+    """
+
+    def __init__(self, problem, steps, *, frontier=None, trace=None, counted=None,
+                 fills: int = 0):
+        frontier = problem.no_frontier() if frontier is None else frontier
+        trace = _no_trace(problem.graph) if trace is None else trace
+        graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+        self.steps = tuple(steps)
+        self.fills = int(fills)
+        self.kernel = persistent_kernel(tuple(s.device for s in steps), frontier.heavy,
+                                        problem.rows == 1, self.fills)
+        self.items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
+        self.fill = all(s.mapping.fills_gpu for s in steps)
+        self.control = problem.control
+        self.counted = counted
+        self.blocks = None   # the grid size, found on the first run
+        self._head = (graph, frontier.arrays)
+        self._tail = (problem.conv.device, problem.counters, trace, np.int64(problem.rows))
+
+    def run(self, state, jobs, tally: RunTally, max_rounds: int):
+        """Run the rounds once, after the fill ``jobs``, on ``state`` (the method's device
+        arrays and scalars); returns ``(stats, negative)`` as :func:`enact` does."""
+        if len(jobs) != self.fills:
+            raise ValueError(f"these rounds take {self.fills} fill jobs, not {len(jobs)}")
+        args = self._head + (state,) + self._tail + (np.int64(max_rounds),) + (
+            (tuple(jobs),) if jobs else ())
+        self.blocks = persistent_launch(self.kernel, args, self.items, tally, fill=self.fill,
+                                        blocks=self.blocks)
+        return persistent_outcome(self.control, tally, max_rounds, self.counted)
 
 
 def _no_trace(dgraph):
@@ -293,12 +359,14 @@ def host_loop(step, conv, tally: RunTally, max_rounds: int, first_check: int = 1
     return max_rounds, True
 
 
-def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = True) -> int:
+def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = True,
+                      blocks: int | None = None) -> int:
     """Launch ``kernel(*args)`` once as a persistent cooperative grid; returns its block count.
 
     The grid is as large as ``items`` needs, capped at what can be resident
     at once, and at a few blocks per SM unless the work is large and ``fill``
-    (:func:`~warpath.cuda.runtime.cooperative_blocks`).
+    (:func:`~warpath.cuda.runtime.cooperative_blocks`); or ``blocks``, what an earlier
+    launch of the same kernel with arguments of the same types returned.
 
     Examples
     --------
@@ -314,8 +382,9 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     (2, 1)
     """
     prepared = None if SIMULATOR else prepare(args)   # one pass over the arguments for both
-    blocks = cooperative_blocks(kernel, args, items, fill=fill,
-                                types=None if prepared is None else prepared[0])
+    if blocks is None:
+        blocks = cooperative_blocks(kernel, args, items, fill=fill,
+                                    types=None if prepared is None else prepared[0])
     launch(kernel, blocks, THREADS, args, prepared)   # one driver call: many arguments
     tally.launch()
     return blocks

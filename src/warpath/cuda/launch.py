@@ -39,7 +39,7 @@ import struct
 
 import numpy as np
 
-from .runtime import SIMULATOR, argument_types
+from .runtime import SIMULATOR, argument_types, default_stream
 
 #: The compiled function per (kernel, argument types): ``(handle, cooperative, stream)``,
 #: or ``None`` where numba's own launch is used.
@@ -177,15 +177,13 @@ def _function(kernel, args):
     configured so."""
     from cuda.bindings import driver
     from numba import typeof
-    from numba.cuda.core import config
 
     compiled = kernel.compile(tuple(typeof(a) for a in args))
     if getattr(compiled, "debug", False) or getattr(compiled, "extensions", None):
         return None
     handle = compiled._codelibrary.get_cufunc().handle   # a CUkernel: launched as a CUfunction
-    stream = 2 if getattr(config, "CUDA_PER_THREAD_DEFAULT_STREAM", False) else 0
     return (driver.CUfunction(int(handle)), bool(getattr(compiled, "cooperative", False)),
-            driver.CUstream(stream))
+            default_stream())
 
 
 def prepare(args) -> tuple:

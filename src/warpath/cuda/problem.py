@@ -312,22 +312,51 @@ class Problem:
         if heavy_degree <= 0:
             pair = self.scratch(("frontier", capacity, index.str), lambda: FrontierPair(
                 FrontierQueue(capacity, index), stand_in=stand_in_queue(self.graph)))
-            self._restart(pair.light, source)
         else:
             heavy_count = self.graph.count_degree_above(heavy_degree)
-            source_heavy = source >= 0 and self.graph.degree(source) > heavy_degree
             heavy_capacity = capacity if repeats else min(capacity, max(heavy_count, 1))
             pair = self.scratch(("frontier", capacity, index.str, heavy_capacity),
                                 lambda: FrontierPair(FrontierQueue(capacity, index),
                                                      FrontierQueue(heavy_capacity, index)))
-            self._restart(pair.light, -1 if source_heavy else source)
-            self._restart(pair.heavy_queue, source if source_heavy else -1)
+        self.restart_frontier(pair, heavy_degree, first)
         self.settle()
         return pair
+
+    def restart_frontier(self, pair: FrontierPair, heavy_degree: int = 0,
+                         first: bool = True) -> None:
+        """Queue the fills that empty ``pair``'s queues again, the source (when ``first``)
+        in the heavy queue if it has more than ``heavy_degree`` arcs, else in the light one:
+        what :meth:`frontier` does to the queues it lends, and what a query reusing them
+        does (see :meth:`reset`)."""
+        source = self.source if first else -1
+        source_heavy = pair.heavy and source >= 0 and self.graph.degree(source) > heavy_degree
+        self._restart(pair.light, -1 if source_heavy else source)
+        if pair.heavy:
+            self._restart(pair.heavy_queue, source if source_heavy else -1)
 
     def _restart(self, queue: FrontierQueue, first: int) -> None:
         for arguments in queue.restart_fills(first):
             self.fill(*arguments)
+
+    def reset(self, source: int) -> None:
+        """Start another query from ``source`` on this one-row problem's arrays (Gunrock's
+        reset): fills queued and not yet run are dropped, a new launch tally starts,
+        and the fill clearing the flags and counters is queued; the caller queues the
+        fills that re-initialise the rest (e.g. :meth:`restart_frontier`).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> p = Problem(warpath.generators.ring(3, seed=0), 0, deferred=True)
+        >>> p.reset(2); p.source, len(p.take_fills()), p.tally.launches
+        (2, 1, 0)
+        """
+        if self.rows != 1:
+            raise ValueError("reset serves one-row problems")
+        self.sources = np.array([source], dtype=np.int64)
+        self.tally = RunTally()
+        self._fills = []
+        self.fill(self.control.block, SLOTS, 0)
 
     def no_frontier(self) -> FrontierPair:
         """One-slot stand-in queues for steps that use none."""

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import warnings
@@ -151,6 +152,46 @@ def pinned_buffer(size: int, dtype) -> np.ndarray:
     if key not in buffers:
         buffers[key] = cuda.pinned_array(key[0], dtype=key[1])
     return buffers[key]
+
+
+def read_small(device, host: np.ndarray) -> np.ndarray:
+    """Copy the small C-contiguous ``device`` array into ``host`` (same size and type; e.g. a
+    :func:`pinned_buffer`) and wait for it: ``device.copy_to_host(host)`` in one driver copy
+    on numba's default stream and one wait, without numba's per-call checks (24 us of host
+    time on the H100 host for a query's 56-byte control block).
+
+    Examples
+    --------
+    >>> out = np.zeros(3, np.int64)
+    >>> read_small(cuda.to_device(np.arange(3)), out).tolist()
+    [0, 1, 2]
+    """
+    if host.nbytes != device.size * device.dtype.itemsize or not host.flags["C_CONTIGUOUS"]:
+        raise ValueError(f"cannot read {device.size} x {device.dtype} into {host.size} x "
+                         f"{host.dtype}")
+    if SIMULATOR:
+        device.copy_to_host(host)
+        return host
+    from cuda.bindings import driver
+
+    stream = default_stream()
+    status, = driver.cuMemcpyDtoHAsync(host.ctypes.data, device.device_ctypes_pointer.value,
+                                       host.nbytes, stream)
+    if status == driver.CUresult.CUDA_SUCCESS:
+        status, = driver.cuStreamSynchronize(stream)
+    if status != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
+    return host
+
+
+@functools.lru_cache(maxsize=None)
+def default_stream():
+    """numba's default stream as a driver handle: the legacy one (0), or the per-thread one
+    (2) when numba is configured so (``NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM``, read once)."""
+    from cuda.bindings import driver
+    from numba.cuda.core import config
+
+    return driver.CUstream(2 if getattr(config, "CUDA_PER_THREAD_DEFAULT_STREAM", False) else 0)
 
 
 def synchronize() -> None:
