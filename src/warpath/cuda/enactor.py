@@ -186,9 +186,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     max_rounds = problem.n if max_rounds is None else int(max_rounds)
     tally = problem.tally
     if loop == "paper":
-        graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
-        frontier = problem.no_frontier() if frontier is None else frontier
-        trace = _no_trace(problem.graph) if trace is None else trace
+        graph, frontier, trace = _fixed_arguments(problem, steps, frontier, trace)
         args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace,
                 np.int64(problem.rows))
         problem.run_fills()
@@ -254,9 +252,7 @@ class PersistentRounds:
 
     def __init__(self, problem, steps, *, frontier=None, trace=None, counted=None,
                  fills: int = 0):
-        frontier = problem.no_frontier() if frontier is None else frontier
-        trace = _no_trace(problem.graph) if trace is None else trace
-        graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+        graph, frontier, trace = _fixed_arguments(problem, steps, frontier, trace)
         self.steps = tuple(steps)
         self.fills = int(fills)
         self.kernel = persistent_kernel(tuple(s.device for s in steps), frontier.heavy,
@@ -279,6 +275,15 @@ class PersistentRounds:
         self.blocks = persistent_launch(self.kernel, args, self.items, tally, fill=self.fill,
                                         blocks=self.blocks)
         return persistent_outcome(self.control, tally, max_rounds, self.counted)
+
+
+def _fixed_arguments(problem, steps, frontier, trace) -> tuple:
+    """``(graph arrays, frontier, trace)`` of a run of ``steps``: the graph's tails only when
+    a step maps over arcs, and stand-ins for the frontier and trace not given."""
+    graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+    frontier = problem.no_frontier() if frontier is None else frontier
+    trace = _no_trace(problem.graph) if trace is None else trace
+    return graph, frontier, trace
 
 
 def _no_trace(dgraph):

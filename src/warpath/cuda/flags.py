@@ -22,7 +22,7 @@ import numpy as np
 from numba import cuda
 
 from .distances import device_full
-from .runtime import SIMULATOR, pinned_buffer
+from .runtime import SIMULATOR, pinned_buffer, read_small
 
 
 #: The slot of the convergence array raised when a negative cycle is proven.
@@ -113,8 +113,7 @@ class ConvergenceFlags:
     def read(self) -> np.ndarray:
         """Copy the flags to the host (one host synchronisation); a view of this thread's
         buffer, overwritten by its next read."""
-        self._host = pinned_buffer(FLAG_SLOTS, self.device.dtype)
-        self.device.copy_to_host(self._host)
+        self._host = read_small(self.device, pinned_buffer(FLAG_SLOTS, self.device.dtype))
         return self._host
 
     def changed(self, r: int) -> bool:
