@@ -187,6 +187,29 @@ def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed one
 
 
+@TRANSFERS
+def test_graph_lost_mid_run_is_sent_again(client, monkeypatch, transfer):
+    # Dask's active memory manager keeps one copy of the broadcast graph when no task waits
+    # for it: the worker holding it can die with it mid-run.  Its loss cancels every batch
+    # that depends on it; they must run again on a graph sent again, not on the lost one.
+    g = negative_graph()
+    scatters = []
+    scatter = client.scatter
+    monkeypatch.setattr(client, "scatter", lambda *a, **k: scatters.append(1) or scatter(*a, **k))
+    put = wd._Rows.put
+
+    def lose_the_graph_after_the_first_batch(rows, *args):
+        if len(scatters) == 1:
+            client.cancel(wd._scattered[client][g])
+            scatters.append("lost")
+        put(rows, *args)
+
+    monkeypatch.setattr(wd._Rows, "put", lose_the_graph_after_the_first_batch)
+    ours = wd.apsp(g, client=client, batch_size=10, transfer=transfer, device="cpu")
+    assert scatters == [1, "lost", 1], "the graph was not sent again"
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
+
+
 def test_auto_transfer_shares_files_on_a_local_cluster(client, tmp_path, monkeypatch):
     monkeypatch.setattr(wd, "_shared_folder", lambda nbytes: str(tmp_path))
     g = random_graph()

@@ -35,8 +35,9 @@ How a query runs:
    rows are sent to the client through Dask's comms (``transfer="send"``).
 
 A worker that dies mid-run loses nothing: the scheduler reruns its batches on
-the others (the graph is replicated on all of them), and ``retries=`` reruns a
-batch whose task raised; a rerun batch writes the same rows again.  Workers
+the others (a batch cancelled because the graph's only copy died with the worker
+is submitted again, with the graph sent again), and ``retries=`` reruns a batch
+whose task raised; a rerun batch writes the same rows again.  Workers
 import warpath and numba compiles (or loads from its on-disk cache,
 ``cache=True`` kernels) each kernel on its first use in each worker process:
 the first call on a fresh cluster pays that, seconds per method, later calls
@@ -171,11 +172,15 @@ def _shipment(graph: Graph) -> tuple[_Shipment, dict]:
     return _shipments[graph]
 
 
-def _scatter(client, graph: Graph):
-    """The future of the graph's shipment on every worker of ``client`` (sent once)."""
+def _scatter(client, graph: Graph, stale=None):
+    """The future of the graph's shipment on every worker of ``client`` (sent once).
+
+    It is sent again when it was lost (a restart; a dead worker that held the only copy,
+    as Dask's active memory manager drops the copies no task waits for), or when it is
+    ``stale``: a batch that depended on that future was cancelled."""
     per_client = _scattered.setdefault(client, weakref.WeakKeyDictionary())
     future = per_client.get(graph)
-    if future is None or future.status != "finished":  # first call, or lost in a restart
+    if future is None or future is stale or future.status != "finished":
         shipment, _ = _shipment(graph)
         future = client.scatter(shipment, broadcast=True, hash=False)
         per_client[graph] = future
@@ -655,12 +660,14 @@ def _show_progress(progress) -> bool:
     return hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
 
 
-def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar, on_result):
+def _run_batches(client, ship, batches, solve_args, retries, in_flight, bar, on_result):
     """Submit the batches a few at a time and hand each finished one to ``on_result``, with
     its first row's index and its number of rows.
 
-    A batch whose future the scheduler cancels (it forgets a task whose worker died at the
-    wrong moment: "already forgotten") is submitted again, up to ``retries`` times."""
+    ``ship(stale)`` gives the future of the graph on the workers, sent again when it is
+    ``stale``.  A batch whose future the scheduler cancels (it forgets a task whose worker
+    died at the wrong moment, "already forgotten", or the graph's only copy died with its
+    worker) is submitted again, up to ``retries`` times, on a graph sent again."""
     from distributed.utils import CancelledError
 
     run = uuid.uuid4().hex[:12]
@@ -670,11 +677,12 @@ def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar,
     outstanding = set()
     pending = distributed.as_completed()
 
-    def submit(i, attempt=0):
+    def submit(i, attempt=0, stale=None):
+        shipment = ship(stale)
         future = client.submit(_solve_batch, shipment, batches[i], int(starts[i]), *solve_args,
                                key=f"warpath-batch-{run}-{i}-{attempt}", retries=retries,
                                pure=False)
-        index_of[future.key] = (i, attempt)
+        index_of[future.key] = (i, attempt, shipment)
         outstanding.add(future)
         pending.add(future)
 
@@ -687,14 +695,14 @@ def _run_batches(client, shipment, batches, solve_args, retries, in_flight, bar,
         for _ in range(in_flight):
             submit_next()
         for future in pending:
-            i, attempt = index_of.pop(future.key)
+            i, attempt, shipment = index_of.pop(future.key)
             outstanding.discard(future)
             try:
                 solved = future.result()
             except CancelledError:
                 if attempt >= retries:
                     raise
-                submit(i, attempt + 1)
+                submit(i, attempt + 1, stale=shipment)
                 continue
             on_result(int(starts[i]), int(batches[i].size), *solved)
             future.release()
@@ -804,7 +812,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
         raise ValueError(f"batch_size must be a positive number of sources, not {batch_size!r}")
     choose_transfer(transfer, ())  # an unknown transfer= is refused before any work
     shipment, potential_stats = _shipment(graph)  # NegativeCycleError here, before any work
-    future = _scatter(client, graph)
+    _scatter(client, graph)  # sent before the workers are asked their facts
     facts = client.run(_worker_facts, device, method)
     size = int(batch_size) if batch_size else _batch_size(
         facts, sources.size, graph.num_vertices, predecessors, threads)
@@ -835,8 +843,9 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
     try:
         with tqdm(total=len(batches), unit="batch", desc="warpath.distributed",
                   file=sys.stderr, disable=not _show_progress(progress), leave=False) as bar:
-            _run_batches(client, future, batches, (rows.layout, method, device, options),
-                         retries, IN_FLIGHT_PER_THREAD * threads, bar, on_result)
+            _run_batches(client, lambda stale: _scatter(client, graph, stale), batches,
+                         (rows.layout, method, device, options), retries,
+                         IN_FLIGHT_PER_THREAD * threads, bar, on_result)
     finally:
         rows.release()
     stats = {"method": "+".join(sorted(ran["method"])),
