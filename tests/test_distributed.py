@@ -172,6 +172,17 @@ def test_distance_array_stays_lazy_and_matches(client):
                                   warpath.multi_source(g, np.arange(50), device="cpu").distances)
 
 
+def test_distance_array_after_its_graph_is_lost(client):
+    g = random_graph()
+    array = wd.distance_array(g, np.arange(6), client=client, batch_size=3, device="cpu")
+    client.cancel(wd._scattered[client][g])   # as when its only copy dies with a worker
+    with pytest.raises(distributed.utils.CancelledError):
+        client.compute(array).result()
+    again = wd.distance_array(g, np.arange(6), client=client, batch_size=3, device="cpu")
+    np.testing.assert_array_equal(client.compute(again).result(),
+                                  warpath.multi_source(g, np.arange(6), device="cpu").distances)
+
+
 def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
     # On the shared path: the killed worker's batch is written again by the one that reruns it.
     g = negative_graph()

@@ -891,7 +891,10 @@ def distance_array(graph, sources=None, *, client=None, method="auto", device="a
     (``.persist()``) or stream to storage (``.to_zarr()``, ``da.store``).  Values are
     float64 with ``inf`` for unreachable, as ``DistanceMatrix.distances``.
     Parameters as :func:`multi_source` (no predecessors: query those rows
-    with :func:`multi_source`).
+    with :func:`multi_source`).  The chunks read the graph scattered to the
+    workers when the array was made: if it is lost (its only copy on a worker
+    that died), computing raises ``CancelledError``; a new array, from a new
+    call, sends the graph again.
 
     Examples
     --------
