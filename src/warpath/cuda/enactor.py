@@ -186,11 +186,10 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     max_rounds = problem.n if max_rounds is None else int(max_rounds)
     tally = problem.tally
     if loop == "paper":
-        graph, frontier, trace = _fixed_arguments(problem, steps, frontier, trace)
-        args = (graph, frontier.arrays, state, problem.conv.device, problem.counters, trace,
-                np.int64(problem.rows))
+        head, tail, heavy = _fixed_arguments(problem, steps, frontier, trace)
+        args = head + (state,) + tail
         problem.run_fills()
-        kernels = [round_kernel(s.device, i == 0, frontier.heavy, problem.rows == 1)
+        kernels = [round_kernel(s.device, i == 0, heavy, problem.rows == 1)
                    for i, s in enumerate(steps)]
         sizes = [blocks_for(s.items(problem.n, problem.m, problem.rows)) for s in steps]
 
@@ -252,18 +251,16 @@ class PersistentRounds:
 
     def __init__(self, problem, steps, *, frontier=None, trace=None, counted=None,
                  fills: int = 0):
-        graph, frontier, trace = _fixed_arguments(problem, steps, frontier, trace)
+        self._head, self._tail, heavy = _fixed_arguments(problem, steps, frontier, trace)
         self.steps = tuple(steps)
         self.fills = int(fills)
-        self.kernel = persistent_kernel(tuple(s.device for s in steps), frontier.heavy,
+        self.kernel = persistent_kernel(tuple(s.device for s in steps), heavy,
                                         problem.rows == 1, self.fills)
         self.items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
         self.fill = all(s.mapping.fills_gpu for s in steps)
         self.control = problem.control
         self.counted = counted
         self.blocks = None   # the grid size, found on the first run
-        self._head = (graph, frontier.arrays)
-        self._tail = (problem.conv.device, problem.counters, trace, np.int64(problem.rows))
 
     def run(self, state, jobs, tally: RunTally, max_rounds: int):
         """Run the rounds once, after the fill ``jobs``, on ``state`` (the method's device
@@ -278,12 +275,16 @@ class PersistentRounds:
 
 
 def _fixed_arguments(problem, steps, frontier, trace) -> tuple:
-    """``(graph arrays, frontier, trace)`` of a run of ``steps``: the graph's tails only when
-    a step maps over arcs, and stand-ins for the frontier and trace not given."""
+    """``(head, tail, heavy)`` of a run of ``steps``: the kernels' arguments before the
+    method's state, ``(graph arrays, frontier queues)``, and after it, ``(flags, counters,
+    trace, rows)``, and whether the frontier has a heavy queue.  The graph's tails only
+    when a step maps over arcs, and stand-ins for the frontier and trace not given."""
     graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
     frontier = problem.no_frontier() if frontier is None else frontier
     trace = _no_trace(problem.graph) if trace is None else trace
-    return graph, frontier, trace
+    return ((graph, frontier.arrays),
+            (problem.conv.device, problem.counters, trace, np.int64(problem.rows)),
+            frontier.heavy)
 
 
 def _no_trace(dgraph):
