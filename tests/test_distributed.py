@@ -7,6 +7,7 @@ LocalCUDACluster test checks the GPU path."""
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -222,12 +223,30 @@ def test_graph_lost_mid_run_is_sent_again(client, monkeypatch, transfer):
 
 
 def test_auto_transfer_shares_files_on_a_local_cluster(client, tmp_path, monkeypatch):
-    monkeypatch.setattr(wd, "_shared_folder", lambda nbytes: str(tmp_path))
+    monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
     g = random_graph()
     ours = wd.apsp(g, client=client, batch_size=40, device="cpu")
     assert ours.stats["transfer"] == "shared"
     assert not os.listdir(tmp_path), "the temporary result files were not unlinked"
     # read after the unlink: the maps hold the rows
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
+
+
+@pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")
+def test_batches_write_across_many_stripe_files(client, tmp_path, monkeypatch):
+    # 512 int64 columns make a row one page: stripes of 3 rows, so every batch of 40 rows
+    # is 14-15 pieces in as many files, written side by side by the worker's threads.
+    monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
+    monkeypatch.setattr(wd.shared_rows, "STRIPE_BYTES", 3 * 4096)
+    made = []
+    real = wd.shared_rows.striped_matrix
+    monkeypatch.setattr(wd.shared_rows, "striped_matrix",
+                        lambda *args, **kw: made.append(real(*args, **kw)) or made[-1])
+    g = generators.random(512, 3000, seed=6)
+    ours = wd.apsp(g, client=client, batch_size=40, device="cpu")
+    assert ours.stats["transfer"] == "shared"
+    assert [m.files.stripe_rows for m in made] == [3, 3]  # distances, predecessors
+    assert not os.listdir(tmp_path)
     assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
 
 
@@ -262,12 +281,12 @@ def test_workers_that_cannot_open_the_files(client, monkeypatch):
 
 
 def shared_files(tmp_path, dtypes, shape):
-    """New ``.npy`` files as the client makes them, and their ``(path, data offset)``."""
+    """New ``.npy`` files as the client makes them for ``out=``, and their ``RowFiles``."""
     files = []
     for name, dtype in zip("dp", dtypes):
         path = str(tmp_path / f"{name}.npy")
         matrix = np.lib.format.open_memmap(path, mode="w+", dtype=dtype, shape=shape)
-        files.append((path, matrix.offset))
+        files.append(wd.shared_rows.RowFiles(path, matrix.offset, shape[1] * matrix.itemsize))
     return files
 
 
@@ -281,7 +300,7 @@ def test_a_batch_writes_a_gpus_compact_types_into_the_shared_files(tmp_path):
     batch = np.arange(40, 80)
     assert wd._solve_batch(shipment, batch, 40, layout, "auto", "cpu", {})[:2] == (None, None)
     single = warpath.apsp(g, device="cpu")  # johnson, as the distributed path
-    distances, predecessors = (np.load(path) for path, _ in files)
+    distances, predecessors = (np.load(files.path) for files in files)
     np.testing.assert_array_equal(warpath.DistanceMatrix(batch, distances[40:80]).exact_distances,
                                   single.exact_distances[40:80])
     np.testing.assert_array_equal(predecessors[40:80], single.predecessors[40:80])
@@ -302,7 +321,7 @@ def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
     assert wd._hand_over(files[0], 1, on_gpu.device_distances, np.dtype(np.int32), None) is None
     assert wd._hand_over(files[1], 1, on_gpu._arrays.device_predecessors, np.dtype(np.int64),
                          lambda: wd._predecessor_rows(on_gpu, np.int64)) is None
-    distances, predecessors = (np.load(path) for path, _ in files)
+    distances, predecessors = (np.load(files.path) for files in files)
     np.testing.assert_array_equal(distances[1:5], rows)
     np.testing.assert_array_equal(predecessors[1:5], preds)  # widened on the host
     assert not distances[[0, 5]].any() and not predecessors[[0, 5]].any()
@@ -311,6 +330,28 @@ def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
     for expected in (reference.exact_distances, reference.distances):
         np.testing.assert_array_equal(
             wd._distance_rows(on_gpu, [0, 1, 2, 0], None, expected.dtype), expected)
+
+
+@pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")
+def test_device_rows_cross_stripe_files_through_reused_buffers(tmp_path, monkeypatch):
+    cuda = pytest.importorskip("numba.cuda")
+    # Rows of one page, stripes of two rows, buffers of three rows, two buffers (one writer
+    # thread): rows 1..7 are four blocks (1, 2, 2, 2 rows, cut at the stripes' edges), so
+    # each buffer is reused once its first block is written.
+    monkeypatch.setattr(wd, "WRITE_THREADS", 1)
+    monkeypatch.setattr(wd, "STAGING_BYTES", 3 * 4096)
+    monkeypatch.setattr(wd, "_staging", threading.local())
+    monkeypatch.setattr(wd, "_writer_pool", None)
+    rows = np.arange(7 * 1024, dtype=np.int32).reshape(7, 1024)
+    matrix = wd.shared_rows.striped_matrix((9, 1024), np.int32, str(tmp_path),
+                                           stripe_bytes=2 * 4096)
+    assert len(matrix.paths) == 5
+    wd._hand_over(matrix.files, 1, cuda.to_device(rows), np.dtype(np.int32), None)
+    assert len(wd._staging.buffers) == 2
+    matrix.unlink()
+    np.testing.assert_array_equal(matrix.array[1:8], rows)
+    assert not matrix.array[[0, 8]].any()
+    wd._writers().shutdown()
 
 
 def test_progress_bar_over_batches(client, capsys):
@@ -395,3 +436,35 @@ def test_a_cancelled_batch_is_submitted_again(client):
     ours = wd.apsp(g, client=proxy, batch_size=10, transfer="send", device="cpu")
     assert len(proxy.cancelled) == 1
     assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_writes_through_its_own_writer_threads(tmp_path):
+    # The parent's pool has threads; a forked child has none of them and must not wait
+    # on that pool forever.
+    files = wd.shared_rows.RowFiles(str(tmp_path / "m"), 0, 8, stripe_rows=1)
+    for stripe in range(2):
+        (tmp_path / f"m-{stripe:06d}").write_bytes(bytes(8))
+    # every writer thread started and idle in the parent, as after a run
+    started = threading.Barrier(wd.WRITE_THREADS)
+    for waited in [wd._writers().submit(started.wait) for _ in range(wd.WRITE_THREADS)]:
+        waited.result(timeout=60)
+    pid = os.fork()
+    if pid == 0:  # the child: write two pieces (side by side), exit 0 if it got through
+        code = 1
+        try:
+            wd._write_rows(files, 0, np.array([[1], [2]], dtype=np.int64))
+            code = 0
+        finally:
+            os._exit(code)
+    for _ in range(600):  # 60 s
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung on its parent's writer threads")
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert [np.fromfile(tmp_path / f"m-{s:06d}", dtype=np.int64)[0] for s in range(2)] == [1, 2]

@@ -29,10 +29,13 @@ How a query runs:
    single-process call on the workers' device gives (int32 on a GPU where every
    path fits), behind a progress bar over batches.  When every worker runs on
    the client's host (a ``LocalCluster``, ``LocalCUDACluster``), the matrices
-   are ``.npy`` files in shared memory (or the ``out=`` files) and each worker
-   writes its rows straight into them, a GPU copying into the mapped rows: only
-   a few bytes of counters travel back (``transfer="shared"``).  Otherwise the
-   rows are sent to the client through Dask's comms (``transfer="send"``).
+   are files in shared memory (or the ``out=`` files) and each worker writes its
+   rows straight into them, a GPU through page-locked buffers, with
+   :data:`WRITE_THREADS` threads side by side: only a few bytes of counters
+   travel back (``transfer="shared"``).  A matrix in shared memory is a file
+   per stripe of rows mapped side by side (:mod:`warpath.shared_rows`), since
+   Linux writes one file for one writer at a time.  Otherwise the rows are sent
+   to the client through Dask's comms (``transfer="send"``).
 
 A worker that dies mid-run loses nothing: the scheduler reruns its batches on
 the others (a batch cancelled because the graph's only copy died with the worker
@@ -60,7 +63,6 @@ import contextlib
 import dataclasses
 import math
 import os
-import shutil
 import socket
 import sys
 import tempfile
@@ -68,6 +70,8 @@ import threading
 import time
 import uuid
 import weakref
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 
 import numpy as np
 
@@ -79,7 +83,7 @@ except ImportError as error:  # the optional extra is missing
 
 from distributed.comm import get_address_host
 
-from . import api, methods
+from . import api, methods, shared_rows
 from .apsp.johnson import johnson_dtype, potentials, reweighted
 from .apsp.matrices import host_matrix
 from .apsp.memory import available_memory, matrix_bytes, result_dtype
@@ -192,15 +196,15 @@ class _Layout:
     """How a batch hands its rows over (sent with every batch, a few hundred bytes).
 
     The stored types of the result (``predecessor_dtype`` is ``None`` without
-    predecessors), and the ``.npy`` files the worker writes its rows into as
-    ``(path, offset of the data)`` pairs (``transfer="shared"``), or ``None``:
-    the rows go back in the task's result.
+    predecessors), and the files the worker writes its rows into
+    (:class:`shared_rows.RowFiles`, ``transfer="shared"``), or ``None``: the rows
+    go back in the task's result.
     """
 
     distance_dtype: np.dtype
     predecessor_dtype: np.dtype | None = None
-    distance_file: tuple[str, int] | None = None
-    predecessor_file: tuple[str, int] | None = None
+    distance_files: shared_rows.RowFiles | None = None
+    predecessor_files: shared_rows.RowFiles | None = None
 
 
 def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, device, options):
@@ -218,12 +222,12 @@ def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, dev
                                                     "relaxations")}
     stats["worker"] = _worker_address()
     h = shipment.potentials
-    distances = _hand_over(layout.distance_file, start,
+    distances = _hand_over(layout.distance_files, start,
                            result.device_distances if h is None else None, layout.distance_dtype,
                            lambda: _distance_rows(result, batch, h, layout.distance_dtype))
     predecessors = None
     if layout.predecessor_dtype is not None:
-        predecessors = _hand_over(layout.predecessor_file, start,
+        predecessors = _hand_over(layout.predecessor_files, start,
                                   result._arrays.device_predecessors, layout.predecessor_dtype,
                                   lambda: _predecessor_rows(result, layout.predecessor_dtype))
     stats["solve_seconds"] = solved - began
@@ -239,15 +243,16 @@ def _worker_address():
         return None
 
 
-def _hand_over(file, start, device_rows, dtype, host_rows):
-    """The rows to send (``file`` is ``None``), else ``None`` once they are in ``file``:
-    straight from the GPU when ``device_rows`` are there in ``dtype``, else ``host_rows()``."""
-    if file is None:
+def _hand_over(files, start, device_rows, dtype, host_rows):
+    """The rows to send (``files`` is ``None``), else ``None`` once they are in ``files``
+    (:class:`shared_rows.RowFiles`): straight from the GPU when ``device_rows`` are there in
+    ``dtype``, else ``host_rows()``."""
+    if files is None:
         return host_rows()
     if hasattr(device_rows, "copy_to_host") and device_rows.dtype == dtype:
-        _write_device_rows(file, start, device_rows)
+        _write_device_rows(files, start, device_rows)
     else:
-        _write_rows(file, start, host_rows())
+        _write_rows(files, start, host_rows())
     return None
 
 
@@ -283,56 +288,105 @@ def _predecessor_rows(result, dtype) -> np.ndarray:
     return raw.astype(dtype, copy=False)
 
 
-def _open_file(path: str) -> int:
-    """On a worker: the client's result file, opened for writing."""
+def _write_piece(path, position, rows) -> None:
+    """On a worker: :func:`shared_rows.write_piece`, saying which file it cannot see."""
     try:
-        return os.open(path, os.O_WRONLY)
+        shared_rows.write_piece(path, position, rows)
     except FileNotFoundError:
         raise DeviceError(f"this worker ({socket.gethostname()}) cannot see the result file "
                           f"{path} that the client made: transfer='shared' needs the workers on "
                           "the client's host, sharing its files; use transfer='send'") from None
 
 
-def _write_rows(file, start, rows) -> None:
-    """On a worker: put ``rows`` (the file's type) at row ``start`` of the ``.npy`` ``file``.
-
-    ``pwrite`` rather than a memory map: the kernel copies into the file's pages
-    without a page fault per 4 KiB page (twice as fast into fresh shared memory).
-    """
-    path, offset = file
-    data = memoryview(np.ascontiguousarray(rows)).cast("B")
-    position = offset + start * rows.shape[1] * rows.dtype.itemsize
-    fd = _open_file(path)
-    try:
-        while data:  # a pwrite may write less than asked (on Linux at most 2 GiB)
-            written = os.pwrite(fd, data, position)
-            data, position = data[written:], position + written
-    finally:
-        os.close(fd)
+#: Threads of a worker process that write its rows into the result's files side by side
+#: (each into another stripe file, which Linux writes in parallel: :mod:`warpath.shared_rows`).
+WRITE_THREADS = 4
+_writer_pool = None
+_writer_lock = threading.Lock()
 
 
-#: Bytes of the page-locked buffer through which a GPU worker's rows go to the files.
+def _writers() -> ThreadPoolExecutor:
+    """This process's pool of :data:`WRITE_THREADS` writer threads (made on first use)."""
+    global _writer_pool
+    with _writer_lock:
+        if _writer_pool is None:
+            _writer_pool = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="warpath-write")
+        return _writer_pool
+
+
+def _forget_writers():
+    """In a forked child: the parent's writer threads are not there, so make new ones."""
+    global _writer_pool, _writer_lock
+    _writer_pool, _writer_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_writers)
+
+
+def _finish(writes) -> None:
+    """Wait for every write, then raise the first one's error, if any (no write is left
+    running on a buffer that the caller reuses or frees)."""
+    writes = [write for write in writes if write is not None]
+    futures_wait(writes)
+    for write in writes:
+        write.result()
+
+
+def _write_rows(files, start, rows) -> None:
+    """On a worker: put host ``rows`` (the files' type) at row ``start`` of ``files``
+    (:class:`shared_rows.RowFiles`), a piece per stripe file, pieces side by side."""
+    rows = np.ascontiguousarray(rows)
+    pieces = files.pieces(start, rows.shape[0])
+    if len(pieces) == 1:
+        path, position, _, _ = pieces[0]
+        _write_piece(path, position, rows)
+        return
+    _finish([_writers().submit(_write_piece, path, position, rows[first:first + count])
+             for path, position, first, count in pieces])
+
+
+#: Bytes of each page-locked buffer through which a GPU worker's rows go to the files.
 STAGING_BYTES = 64 * 2**20
-# Per worker thread (threads run batches side by side): that buffer, made on first use and
-# kept, so later batches and calls pay no allocation.
+# Per worker thread (threads run batches side by side): WRITE_THREADS + 1 of those buffers,
+# made on first use and kept, so later batches and calls pay no allocation.
 _staging = threading.local()
 
 
-def _write_device_rows(file, start, device_rows) -> None:
-    """On a GPU worker: its rows copied into the file a block at a time, through a
-    page-locked buffer (full-speed copies, no page faults), then :func:`_write_rows`."""
+def _staging_buffers(nbytes):
+    """This thread's page-locked buffers, ``WRITE_THREADS + 1`` of at least ``nbytes``."""
     from numba import cuda
 
-    row_bytes = device_rows.shape[1] * device_rows.dtype.itemsize
-    buffer = getattr(_staging, "buffer", None)
-    if buffer is None or buffer.size < max(STAGING_BYTES, row_bytes):
-        buffer = _staging.buffer = cuda.pinned_array(max(STAGING_BYTES, row_bytes), np.uint8)
-    per_block = buffer.size // row_bytes
-    for first in range(0, device_rows.shape[0], per_block):
-        block = device_rows[first:first + per_block]
-        host = buffer[:block.shape[0] * row_bytes].view(block.dtype).reshape(block.shape)
-        block.copy_to_host(ary=host)
-        _write_rows(file, start + first, host)
+    buffers = getattr(_staging, "buffers", [])
+    if len(buffers) != WRITE_THREADS + 1 or buffers[0].size < nbytes:
+        buffers = _staging.buffers = [cuda.pinned_array(nbytes, np.uint8)
+                                      for _ in range(WRITE_THREADS + 1)]
+    return buffers
+
+
+def _write_device_rows(files, start, device_rows) -> None:
+    """On a GPU worker: its rows copied to the host a block at a time into page-locked
+    buffers (full-speed copies, no page faults), each block written by a writer thread
+    while this thread copies the next (a block never spans two stripe files)."""
+    count, width = device_rows.shape
+    row_bytes = width * device_rows.dtype.itemsize
+    buffers = _staging_buffers(max(STAGING_BYTES, row_bytes))
+    per_block = buffers[0].size // row_bytes
+    blocks = [(path, position + skip * row_bytes, first + skip, min(per_block, rows - skip))
+              for path, position, first, rows in files.pieces(start, count)
+              for skip in range(0, rows, per_block)]
+    writes = [None] * len(buffers)
+    try:
+        for i, (path, position, first, rows) in enumerate(blocks):
+            slot = i % len(buffers)
+            if writes[slot] is not None:
+                writes[slot].result()  # the buffer's previous block is written
+            host = buffers[slot][:rows * row_bytes].view(device_rows.dtype).reshape(rows, width)
+            device_rows[first:first + rows].copy_to_host(ary=host)
+            writes[slot] = _writers().submit(_write_piece, path, position, host)
+    finally:
+        futures_wait([write for write in writes if write is not None])
+    _finish(writes)
 
 
 def _distance_block(shipment, batch, method, device, options):
@@ -525,14 +579,6 @@ def choose_transfer(transfer, workers, hosts=None) -> str:
     return "send"
 
 
-def _shared_folder(nbytes: int) -> str:
-    """Where the shared result files go: ``/dev/shm`` (memory) when it has room, else the
-    system's temporary folder (a disk's page cache: slower when the kernel writes it out)."""
-    if os.path.isdir("/dev/shm") and shutil.disk_usage("/dev/shm").free > nbytes:
-        return "/dev/shm"
-    return tempfile.gettempdir()
-
-
 def _workers_see(client, path) -> bool:
     """Whether every worker opens the same ``path`` (not so when they share the host's
     network but not its files, as containers do)."""
@@ -543,43 +589,54 @@ class _Rows:
     """The client's result matrices and the :class:`_Layout` that says how batches fill them.
 
     With ``transfer="send"``: host matrices (or the ``out=`` memory maps) that
-    :meth:`put` copies sent rows into.  With ``"shared"``: ``.npy`` memory maps the
-    workers write into, the ``out=`` files or temporary ones in shared memory.
+    :meth:`put` copies sent rows into.  With ``"shared"``: matrices the workers
+    write into, the ``out=`` files or temporary ones in shared memory: on Linux
+    a file per stripe of rows, mapped side by side (:mod:`warpath.shared_rows`:
+    workers writing different batches write different files, which the kernel
+    does in parallel), elsewhere one ``.npy`` file each.
     """
 
     def __init__(self, shape, dtypes, out, predecessors_out, transfer):
         self.shape = shape
         self.transfer = transfer
-        self._temporary = []
-        paths = [out, predecessors_out if dtypes[1] is not None else None]
-        if transfer == "shared":
-            # Temporary files are unlinked when the run ends (release()); the client's
-            # mapping keeps their memory until the result is freed.  Unlinking right after
-            # mapping would free it the same way, but the workers open them by name during
-            # the run.  The cost: a client killed mid-run leaves its warpath-*.npy files in
-            # /dev/shm, holding memory until removed.
-            for i, dtype in enumerate(dtypes):
-                if dtype is not None and paths[i] is None:
-                    fd, paths[i] = tempfile.mkstemp(
-                        prefix="warpath-", suffix=".npy",
-                        dir=_shared_folder(math.prod(shape) * dtype.itemsize))
-                    os.close(fd)
-                    self._temporary.append(paths[i])
-            paths = [None if path is None else os.path.abspath(path) for path in paths]
+        # Temporary files are unlinked when the run ends (release()); the client's mapping
+        # keeps their memory until the result is freed.  Unlinking right after mapping
+        # would free it the same way, but the workers open them by name during the run.
+        # The cost: a client killed mid-run leaves its warpath-* files in /dev/shm, holding
+        # memory until removed.
+        self._striped, self._temporary = [], []
+        matrices, files = [None, None], [None, None]
         try:
-            self.distances = host_matrix(paths[0], dtypes[0], shape)
-            self.predecessors = (None if dtypes[1] is None
-                                 else host_matrix(paths[1], dtypes[1], shape))
+            for i, (dtype, path) in enumerate(zip(dtypes, (out, predecessors_out))):
+                if dtype is not None:
+                    matrices[i], files[i] = self._matrix(shape, dtype, path)
         except BaseException:
-            for path in self._temporary:
-                os.unlink(path)
+            self._unlink()
             raise
-        files = [None, None]
-        if transfer == "shared":
-            files = [None if matrix is None else (path, matrix.offset)
-                     for path, matrix in zip(paths, (self.distances, self.predecessors))]
+        self.distances, self.predecessors = matrices
         self.layout = _Layout(dtypes[0], dtypes[1], *files)
-        self._allocation = _Allocation([p for p in self._temporary if p.startswith("/dev/shm/")])
+        in_memory = [path for striped in self._striped for path in striped.paths]
+        in_memory += self._temporary
+        self._allocation = shared_rows.Preallocation(
+            sorted((p for p in in_memory if p.startswith("/dev/shm/")), key=_stripe_order))
+
+    def _matrix(self, shape, dtype, path):
+        """One result matrix and the :class:`shared_rows.RowFiles` the workers write it by
+        (``None`` when rows are sent)."""
+        if self.transfer == "shared" and path is None:
+            folder = shared_rows.shared_folder(math.prod(shape) * dtype.itemsize)
+            if shared_rows.supported():
+                striped = shared_rows.striped_matrix(shape, dtype, folder)
+                self._striped.append(striped)
+                return striped.array, striped.files
+            fd, path = tempfile.mkstemp(prefix="warpath-", suffix=".npy", dir=folder)
+            os.close(fd)
+            self._temporary.append(path)
+        path = None if path is None else os.path.abspath(path)
+        matrix = host_matrix(path, dtype, shape)
+        if self.transfer != "shared":
+            return matrix, None
+        return matrix, shared_rows.RowFiles(path, matrix.offset, shape[1] * dtype.itemsize)
 
     def put(self, start, distances, predecessors):
         """Copy sent rows in (nothing to do for rows the workers wrote themselves)."""
@@ -594,49 +651,20 @@ class _Rows:
         for array in (self.distances, self.predecessors):
             if isinstance(array, np.memmap):
                 array.flush()
+        self._unlink()
+
+    def _unlink(self):
+        for striped in self._striped:
+            striped.unlink()
         for path in self._temporary:
             os.unlink(path)
-        self._temporary = []
+        self._striped, self._temporary = [], []
 
 
-class _Allocation:
-    """Allocates the pages of new shared-memory files in a thread, while the workers compute.
-
-    A worker's write into pages that exist is a plain copy; into a hole the
-    kernel allocates and zeroes each page first (half the speed: 144 MB in 0.024
-    against 0.051 s on the CI box).  ``fallocate`` changes no data, so it may run
-    beside the workers' writes; by blocks of ``BLOCK`` bytes, since each call locks
-    the file against their writes.
-    """
-
-    BLOCK = 64 * 2**20
-
-    def __init__(self, paths):
-        self._stopping = threading.Event()
-        self._thread = None
-        if paths:
-            self._thread = threading.Thread(target=self._run, args=(paths,), daemon=True,
-                                            name="warpath-allocate")
-            self._thread.start()
-
-    def _run(self, paths):
-        for path in paths:
-            fd = os.open(path, os.O_RDWR)
-            try:
-                size = os.fstat(fd).st_size
-                for offset in range(0, size, self.BLOCK):
-                    if self._stopping.is_set():
-                        return
-                    os.posix_fallocate(fd, offset, min(self.BLOCK, size - offset))
-            except OSError:
-                return  # a full /dev/shm: the workers' writes then fail and say so
-            finally:
-                os.close(fd)
-
-    def stop(self):
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
+def _stripe_order(path):
+    """Sort key that puts the distances' and predecessors' stripe ``k`` side by side (the
+    order batches write them in)."""
+    return path.rsplit("-", 1)[-1], path
 
 
 def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Rows:
@@ -644,13 +672,13 @@ def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Row
     back to ``"send"`` when the workers cannot open the client's files."""
     chosen = choose_transfer(transfer, client.nthreads())
     rows = _Rows(shape, dtypes, out, predecessors_out, chosen)
-    if chosen == "send" or _workers_see(client, rows.layout.distance_file[0]):
+    if chosen == "send" or _workers_see(client, rows.layout.distance_files.path_of(0)):
         return rows
+    unseen = rows.layout.distance_files.path_of(0)
     rows.release()
     if transfer == "shared":
-        raise DeviceError(f"transfer='shared': the workers cannot open "
-                          f"{rows.layout.distance_file[0]}, a file of the client's host; use "
-                          "transfer='send'")
+        raise DeviceError(f"transfer='shared': the workers cannot open {unseen}, a file of the "
+                          "client's host; use transfer='send'")
     return _Rows(shape, dtypes, out, predecessors_out, "send")
 
 

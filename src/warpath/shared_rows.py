@@ -1,0 +1,344 @@
+"""Result matrices that other processes on this host write rows into: one file per stripe.
+
+Dask workers on the client's host hand their rows over by writing them into
+files that the client has mapped (``warpath.distributed``, ``transfer="shared"``).
+Linux serialises the writes into one file (each ``pwrite`` holds the file's
+lock, and every new page goes into the one file's page cache), so two workers
+writing into one matrix file take turns.  Measured on the CI box (2 cores,
+``/dev/shm``, 2 GiB per writer in 64 MiB pieces): one writer 1.4-1.6 GB/s, two
+writers into one file 0.85-0.96 GB/s together, two writers into a file each
+3.6-3.9 GB/s together.  On the two-H200 host one file held the whole hand-over
+to ~3.5 GB/s whatever the number of GPUs (docs/performance.md, issue 18).
+
+So :func:`striped_matrix` makes the matrix from one file per *stripe* of rows
+(about :data:`STRIPE_BYTES` each) and maps the files side by side into one
+range of addresses: the client holds one ordinary C-ordered ``ndarray`` over
+them, and writers of different rows write different files.  :class:`RowFiles`
+says where each row lives (it also describes one ``.npy`` file, for ``out=``);
+:meth:`RowFiles.pieces` splits a block of rows at the stripes' edges and
+:func:`write_piece` puts one piece in place.  :class:`Preallocation` allocates
+the files' pages in a background thread, ahead of the writers.
+
+Examples
+--------
+>>> import tempfile
+>>> folder = tempfile.mkdtemp()
+>>> matrix = striped_matrix((5, 3), np.int32, folder, stripe_bytes=1)
+>>> matrix.files.stripe_rows, len(matrix.paths)   # 1,024 rows of 12 bytes per 3 pages
+(1024, 1)
+>>> matrix.files.write(1, np.arange(6, dtype=np.int32).reshape(2, 3))
+>>> matrix.unlink()                                 # the map keeps the rows
+>>> matrix.array[1:3].tolist(), os.listdir(folder)
+([[0, 1, 2], [3, 4, 5]], [])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import dataclasses
+import math
+import mmap
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import weakref
+
+import numpy as np
+
+#: Bytes of one stripe file (rounded to whole rows and pages): 625 files for the
+#: 40 GB int32 matrix of a 100,000-vertex APSP, small enough that two batches rarely
+#: write one file at once.
+STRIPE_BYTES = 64 * 2**20
+
+PAGE = mmap.PAGESIZE
+# Linux's values (the same on x86-64, arm64 and the other architectures it runs on);
+# Python's mmap module exports neither these nor PROT_NONE, and cannot map at an address.
+_PROT_NONE = 0
+_MAP_FIXED = 0x10
+_MAP_NORESERVE = 0x4000
+
+
+def supported() -> bool:
+    """Whether :func:`striped_matrix` works here: Linux (mapping files at chosen addresses).
+
+    Examples
+    --------
+    >>> supported() == sys.platform.startswith("linux")
+    True
+    """
+    return sys.platform.startswith("linux") and hasattr(mmap, "MAP_ANONYMOUS")
+
+
+@dataclasses.dataclass(frozen=True)
+class RowFiles:
+    """Where the rows of a C-ordered matrix live on this host: in one file, or one per stripe.
+
+    Row ``r`` is in file :meth:`path_of` ``(r // stripe_rows)``, at byte
+    ``offset + (r % stripe_rows) * row_bytes``; ``stripe_rows == 0`` means one
+    file (``path`` itself) holds every row.  Small enough to send with every task.
+
+    Examples
+    --------
+    >>> files = RowFiles("/dev/shm/m", offset=0, row_bytes=400, stripe_rows=10)
+    >>> files.path_of(3)
+    '/dev/shm/m-000003'
+    >>> files.pieces(8, 5)   # (file, byte position, first row of the block, rows)
+    [('/dev/shm/m-000000', 3200, 0, 2), ('/dev/shm/m-000001', 0, 2, 3)]
+    >>> RowFiles("d.npy", offset=128, row_bytes=400).pieces(8, 5)
+    [('d.npy', 3328, 0, 5)]
+    """
+
+    path: str
+    offset: int
+    row_bytes: int
+    stripe_rows: int = 0
+
+    def path_of(self, stripe: int) -> str:
+        """The file of stripe ``stripe`` (``path`` itself when one file holds every row)."""
+        return self.path if self.stripe_rows == 0 else f"{self.path}-{stripe:06d}"
+
+    def pieces(self, start: int, count: int) -> list[tuple[str, int, int, int]]:
+        """Rows ``start .. start + count - 1`` split where they cross from one file to the next:
+        ``(file, byte position in it, index of the piece's first row in the block, rows)``."""
+        if self.stripe_rows == 0:
+            return [(self.path, self.offset + start * self.row_bytes, 0, count)]
+        pieces, row, end = [], start, start + count
+        while row < end:
+            stripe, within = divmod(row, self.stripe_rows)
+            rows = min(end - row, self.stripe_rows - within)
+            pieces.append((self.path_of(stripe), self.offset + within * self.row_bytes,
+                           row - start, rows))
+            row += rows
+        return pieces
+
+    def write(self, start: int, rows: np.ndarray) -> None:
+        """Put ``rows`` (C-ordered, ``row_bytes`` each) at row ``start``, piece by piece."""
+        for path, position, first, count in self.pieces(start, rows.shape[0]):
+            write_piece(path, position, rows[first:first + count])
+
+
+def write_piece(path: str, position: int, rows: np.ndarray) -> None:
+    """Write the bytes of ``rows`` into the existing file ``path`` at byte ``position``.
+
+    ``pwrite`` rather than a memory map: the kernel copies into the file's pages
+    without a page fault per 4 KiB page (twice as fast into fresh shared memory).
+
+    Raises
+    ------
+    FileNotFoundError
+        When this process cannot see ``path`` (another host, another container).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     _ = f.truncate(8)
+    ...     write_piece(f.name, 4, np.array([7], dtype=np.int32))
+    ...     np.fromfile(f.name, dtype=np.int32).tolist()
+    [0, 7]
+    """
+    data = memoryview(np.ascontiguousarray(rows)).cast("B")
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        while data:  # a pwrite may write less than asked (on Linux at most 2 GiB)
+            written = os.pwrite(fd, data, position)
+            data, position = data[written:], position + written
+    finally:
+        os.close(fd)
+
+
+def stripe_rows(row_bytes: int, stripe_bytes: int) -> int:
+    """Rows per stripe: about ``stripe_bytes``, and a whole number of pages, so the files
+    map side by side (at least the fewest rows that fill whole pages).
+
+    Examples
+    --------
+    >>> stripe_rows(400_000, STRIPE_BYTES)   # int32 rows of 100,000 vertices: 64 MB a stripe
+    160
+    >>> stripe_rows(12, stripe_bytes=1)
+    1024
+    """
+    unit = PAGE // math.gcd(row_bytes, PAGE)
+    return max(unit, stripe_bytes // row_bytes // unit * unit)
+
+
+class StripedMatrix:
+    """A matrix whose stripes of rows are files of ``folder`` mapped into one address range.
+
+    Made by :func:`striped_matrix`.  ``array`` is the matrix (an ``ndarray``
+    that other processes' writes into the files show through), ``files`` the
+    :class:`RowFiles` to hand to them, ``paths`` the stripe files.  The
+    mapping lives as long as ``array`` and its views do; :meth:`unlink`
+    removes the files (and their folder) but not the rows.
+    """
+
+    def __init__(self, array, files, paths, folder):
+        self.array, self.files, self.paths, self._folder = array, files, paths, folder
+
+    def unlink(self) -> None:
+        """Remove the stripe files and their folder; the mapped rows stay readable."""
+        for path in self.paths:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.rmdir(self._folder)
+        self.paths = []
+
+
+def striped_matrix(shape, dtype, folder, *, stripe_bytes=None) -> StripedMatrix:
+    """A new ``shape`` matrix of ``dtype`` in files of a new folder under ``folder``, one per
+    stripe of rows, mapped side by side so the caller sees one C-ordered ``ndarray``.
+
+    Stripes of about ``stripe_bytes`` (:data:`STRIPE_BYTES` by default; see
+    :func:`stripe_rows`).  The files are sparse (no page is allocated before it
+    is written or preallocated), so entries nobody wrote read as zero.
+
+    Raises
+    ------
+    OSError
+        When the files cannot be made or mapped (the folder is full or read-only).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> m = striped_matrix((3, 2048), np.int32, tempfile.mkdtemp(), stripe_bytes=8192)
+    >>> len(m.paths), m.files.stripe_rows, m.array.shape, int(m.array.sum())
+    (3, 1, (3, 2048), 0)
+    >>> m.unlink()
+    """
+    dtype = np.dtype(dtype)
+    rows, cols = (int(x) for x in shape)
+    row_bytes = max(1, cols) * dtype.itemsize
+    per_stripe = stripe_rows(row_bytes, STRIPE_BYTES if stripe_bytes is None else stripe_bytes)
+    span = per_stripe * row_bytes
+    stripes = max(1, math.ceil(rows / per_stripe))
+    total = _round_up(max(1, rows * cols * dtype.itemsize), PAGE)
+    directory = tempfile.mkdtemp(prefix="warpath-", dir=folder)
+    files = RowFiles(os.path.join(directory, "rows"), 0, row_bytes, per_stripe)
+    base = _map(None, total, _PROT_NONE,
+                mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE, -1)
+    paths = []
+    try:
+        for stripe in range(stripes):
+            length = min(span, total - stripe * span)
+            path = files.path_of(stripe)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            paths.append(path)
+            try:
+                os.ftruncate(fd, length)
+                _map(base + stripe * span, length, mmap.PROT_READ | mmap.PROT_WRITE,
+                     mmap.MAP_SHARED | _MAP_FIXED, fd)
+            finally:
+                os.close(fd)
+    except BaseException:
+        _libc().munmap(base, total)
+        StripedMatrix(None, files, paths, directory).unlink()
+        raise
+    memory = (ctypes.c_char * total).from_address(base)
+    weakref.finalize(memory, _libc().munmap, base, total)
+    array = np.frombuffer(memory, dtype=dtype, count=rows * cols).reshape(rows, cols)
+    return StripedMatrix(array, files, paths, directory)
+
+
+class Preallocation:
+    """Allocates the pages of new files in a background thread, while others write rows.
+
+    A write into pages that exist is a plain copy; into a hole the kernel
+    allocates and zeroes each page first (half the speed: 144 MB in 0.024
+    against 0.051 s on the CI box).  ``fallocate`` changes no data, so it may
+    run beside the writers; by blocks of ``BLOCK`` bytes, since each call locks
+    the file against their writes.  Files in order, the order batches of rows
+    are handed out.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     _ = f.truncate(3 * 2**20)
+    ...     ahead = Preallocation([f.name])
+    ...     ahead.stop(wait_for_all=True)
+    ...     os.stat(f.name).st_blocks * 512 >= 3 * 2**20
+    True
+    """
+
+    BLOCK = 64 * 2**20
+
+    def __init__(self, paths):
+        self._stopping = threading.Event()
+        self._thread = None
+        if paths:
+            self._thread = threading.Thread(target=self._run, args=(list(paths),), daemon=True,
+                                            name="warpath-allocate")
+            self._thread.start()
+
+    def _run(self, paths):
+        for path in paths:
+            try:
+                fd = os.open(path, os.O_RDWR)
+            except FileNotFoundError:
+                return  # unlinked: the run is over
+            try:
+                size = os.fstat(fd).st_size
+                for offset in range(0, size, self.BLOCK):
+                    if self._stopping.is_set():
+                        return
+                    os.posix_fallocate(fd, offset, min(self.BLOCK, size - offset))
+            except OSError:
+                return  # a full /dev/shm: the writers' writes then fail and say so
+            finally:
+                os.close(fd)
+
+    def stop(self, wait_for_all: bool = False) -> None:
+        """Stop allocating (after the files in hand, with ``wait_for_all``) and join."""
+        if not wait_for_all:
+            self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def shared_folder(nbytes: int) -> str:
+    """Where shared result files go: ``/dev/shm`` (memory) when it has room for ``nbytes``,
+    else the system's temporary folder (a disk's page cache: slower when the kernel writes
+    it out).
+
+    Examples
+    --------
+    >>> os.path.isdir(shared_folder(1))
+    True
+    """
+    if os.path.isdir("/dev/shm") and shutil.disk_usage("/dev/shm").free > nbytes:
+        return "/dev/shm"
+    return tempfile.gettempdir()
+
+
+def _round_up(value: int, unit: int) -> int:
+    return -(-value // unit) * unit
+
+
+_LIBC = None
+
+
+def _libc():
+    """The C library's ``mmap`` and ``munmap``, typed (loaded on first use)."""
+    global _LIBC
+    if _LIBC is None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long]
+        libc.munmap.restype = ctypes.c_int
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        _LIBC = libc
+    return _LIBC
+
+
+def _map(address, length, protection, flags, fd) -> int:
+    """``mmap(address, length, protection, flags, fd, 0)``, its address or an ``OSError``."""
+    result = _libc().mmap(address, length, protection, flags, fd, 0)
+    if result is None or result == ctypes.c_void_p(-1).value:
+        error = ctypes.get_errno()
+        raise OSError(error, f"mmap of {length:,} bytes failed: {os.strerror(error)}")
+    return result
