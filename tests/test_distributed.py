@@ -234,18 +234,34 @@ def test_auto_transfer_shares_files_on_a_local_cluster(client, tmp_path, monkeyp
 
 @pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")
 def test_batches_write_across_many_stripe_files(client, tmp_path, monkeypatch):
-    # 512 int64 columns make a row one page: stripes of 3 rows, so every batch of 40 rows
-    # is 14-15 pieces in as many files, written side by side by the worker's threads.
+    # Rows of 500 int64 (4,000 bytes) in files of one page: every batch of 40 rows is cut
+    # into dozens of pieces, rows split between two files, written side by side by the
+    # worker's threads.
     monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
-    monkeypatch.setattr(wd.shared_rows, "STRIPE_BYTES", 3 * 4096)
+    monkeypatch.setattr(wd.shared_rows, "STRIPE_BYTES", 1)
     made = []
     real = wd.shared_rows.striped_matrix
     monkeypatch.setattr(wd.shared_rows, "striped_matrix",
                         lambda *args, **kw: made.append(real(*args, **kw)) or made[-1])
-    g = generators.random(512, 3000, seed=6)
+    g = generators.random(500, 3000, seed=6)
     ours = wd.apsp(g, client=client, batch_size=40, device="cpu")
     assert ours.stats["transfer"] == "shared"
-    assert [m.files.stripe_rows for m in made] == [3, 3]  # distances, predecessors
+    assert [m.files.stripe_bytes for m in made] == [wd.shared_rows.PAGE] * 2  # d, p
+    assert not os.listdir(tmp_path)
+    assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
+
+
+def test_without_stripe_files_one_temporary_file_each(client, tmp_path, monkeypatch):
+    # Systems that cannot map files side by side (not Linux) share one .npy file per matrix.
+    monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
+    monkeypatch.setattr(wd.shared_rows, "supported", lambda: False)
+    seen = []
+    real = wd._workers_see
+    monkeypatch.setattr(wd, "_workers_see", lambda c, path: seen.append(path) or real(c, path))
+    g = random_graph()
+    ours = wd.apsp(g, client=client, batch_size=40, device="cpu")
+    assert ours.stats["transfer"] == "shared"
+    assert [os.path.dirname(p) for p in seen] == [str(tmp_path)] and seen[0].endswith(".npy")
     assert not os.listdir(tmp_path)
     assert_same_matrix(ours, warpath.apsp(g, device="cpu"))
 
@@ -267,8 +283,10 @@ def test_choose_transfer_on_remote_looking_workers():
     assert {"127.0.0.1", "localhost"} <= wd.local_hosts()
 
 
-def test_workers_that_cannot_open_the_files(client, monkeypatch):
-    # Containers can share the host's network but not its files: auto sends, shared refuses.
+def test_workers_that_cannot_open_the_files(client, tmp_path, monkeypatch):
+    # Containers can share the host's network but not its files: auto sends, shared refuses;
+    # the files made for the workers are removed either way.
+    monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
     monkeypatch.setattr(wd, "_workers_see", lambda client, path: False)
     g = random_graph()
     ours = wd.multi_source(g, [3, 1, 4], client=client, device="cpu")
@@ -276,8 +294,21 @@ def test_workers_that_cannot_open_the_files(client, monkeypatch):
     assert_same_matrix(ours, warpath.multi_source(g, [3, 1, 4], device="cpu"))
     with pytest.raises(warpath.DeviceError, match="transfer='send'"):
         wd.multi_source(g, [3, 1, 4], client=client, transfer="shared", device="cpu")
+    assert not os.listdir(tmp_path)
     with pytest.raises(warpath.ArgumentError, match="transfer"):
         wd.multi_source(g, [3], client=client, transfer="gather", device="cpu")
+
+
+def test_files_are_removed_when_asking_the_workers_fails(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(wd.shared_rows, "shared_folder", lambda nbytes: str(tmp_path))
+
+    def lost(client, path):
+        raise OSError("the cluster went away")
+
+    monkeypatch.setattr(wd, "_workers_see", lost)
+    with pytest.raises(OSError, match="went away"):
+        wd.multi_source(random_graph(), [3, 1], client=client, device="cpu", transfer="shared")
+    assert not os.listdir(tmp_path)
 
 
 def shared_files(tmp_path, dtypes, shape):
@@ -332,26 +363,67 @@ def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
             wd._distance_rows(on_gpu, [0, 1, 2, 0], None, expected.dtype), expected)
 
 
-@pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")
-def test_device_rows_cross_stripe_files_through_reused_buffers(tmp_path, monkeypatch):
-    cuda = pytest.importorskip("numba.cuda")
-    # Rows of one page, stripes of two rows, buffers of three rows, two buffers (one writer
-    # thread): rows 1..7 are four blocks (1, 2, 2, 2 rows, cut at the stripes' edges), so
-    # each buffer is reused once its first block is written.
+@pytest.fixture
+def one_writer(monkeypatch):
+    """One writer thread, staging buffers of three rows of 4,000 bytes (two of them)."""
     monkeypatch.setattr(wd, "WRITE_THREADS", 1)
-    monkeypatch.setattr(wd, "STAGING_BYTES", 3 * 4096)
+    monkeypatch.setattr(wd, "STAGING_BYTES", 3 * 4000)
     monkeypatch.setattr(wd, "_staging", threading.local())
     monkeypatch.setattr(wd, "_writer_pool", None)
-    rows = np.arange(7 * 1024, dtype=np.int32).reshape(7, 1024)
-    matrix = wd.shared_rows.striped_matrix((9, 1024), np.int32, str(tmp_path),
-                                           stripe_bytes=2 * 4096)
-    assert len(matrix.paths) == 5
+    yield
+    wd._writers().shutdown()
+
+
+@pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")
+def test_device_rows_cross_stripe_files_through_reused_buffers(tmp_path, one_writer):
+    cuda = pytest.importorskip("numba.cuda")
+    # Rows of 4,000 bytes in files of one page: rows 1..7 are three blocks of 3, 3 and 1
+    # rows, each cut into pieces where it crosses into the next file; the third block
+    # reuses the first buffer once its pieces are written.
+    rows = np.arange(7 * 1000, dtype=np.int32).reshape(7, 1000)
+    matrix = wd.shared_rows.striped_matrix((9, 1000), np.int32, str(tmp_path), stripe_bytes=1)
+    assert len(matrix.paths) == -(-9 * 4000 // wd.shared_rows.PAGE)
     wd._hand_over(matrix.files, 1, cuda.to_device(rows), np.dtype(np.int32), None)
     assert len(wd._staging.buffers) == 2
     matrix.unlink()
     np.testing.assert_array_equal(matrix.array[1:8], rows)
     assert not matrix.array[[0, 8]].any()
-    wd._writers().shutdown()
+
+
+class _DeviceRowsThatFail:
+    """Device rows whose ``fail_at``-th block copy raises (as a GPU error would)."""
+
+    def __init__(self, rows, fail_at):
+        self.rows, self.shape, self.dtype = rows, rows.shape, rows.dtype
+        self.copies, self.fail_at = 0, fail_at
+
+    def __getitem__(self, block):
+        outer = self
+
+        class Block:
+            def copy_to_host(self, ary):
+                outer.copies += 1
+                if outer.copies == outer.fail_at:
+                    raise RuntimeError("copy failed")
+                ary[...] = outer.rows[block]
+        return Block()
+
+
+def test_no_write_is_left_on_a_buffer_when_a_copy_fails(tmp_path, one_writer, monkeypatch):
+    pytest.importorskip("numba.cuda")
+    running = []
+
+    def slow_write(path, position, data):
+        running.append(1)
+        time.sleep(0.2)
+        running.pop()
+
+    monkeypatch.setattr(wd, "_write_piece", slow_write)
+    files = wd.shared_rows.RowFiles(str(tmp_path / "m.npy"), 0, 4000)
+    rows = _DeviceRowsThatFail(np.ones((9, 1000), dtype=np.int32), fail_at=2)
+    with pytest.raises(RuntimeError, match="copy failed"):
+        wd._write_device_rows(files, 0, rows)
+    assert not running, "a write was still reading a staging buffer when the error left"
 
 
 def test_progress_bar_over_batches(client, capsys):
@@ -442,7 +514,7 @@ def test_a_cancelled_batch_is_submitted_again(client):
 def test_a_forked_child_writes_through_its_own_writer_threads(tmp_path):
     # The parent's pool has threads; a forked child has none of them and must not wait
     # on that pool forever.
-    files = wd.shared_rows.RowFiles(str(tmp_path / "m"), 0, 8, stripe_rows=1)
+    files = wd.shared_rows.RowFiles(str(tmp_path / "m"), 0, 8, stripe_bytes=8)
     for stripe in range(2):
         (tmp_path / f"m-{stripe:06d}").write_bytes(bytes(8))
     # every writer thread started and idle in the parent, as after a run

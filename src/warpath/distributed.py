@@ -336,14 +336,14 @@ def _finish(writes) -> None:
 def _write_rows(files, start, rows) -> None:
     """On a worker: put host ``rows`` (the files' type) at row ``start`` of ``files``
     (:class:`shared_rows.RowFiles`), a piece per stripe file, pieces side by side."""
-    rows = np.ascontiguousarray(rows)
+    data = shared_rows.as_bytes(rows)
     pieces = files.pieces(start, rows.shape[0])
     if len(pieces) == 1:
         path, position, _, _ = pieces[0]
-        _write_piece(path, position, rows)
+        _write_piece(path, position, data)
         return
-    _finish([_writers().submit(_write_piece, path, position, rows[first:first + count])
-             for path, position, first, count in pieces])
+    _finish([_writers().submit(_write_piece, path, position, data[first:first + size])
+             for path, position, first, size in pieces])
 
 
 #: Bytes of each page-locked buffer through which a GPU worker's rows go to the files.
@@ -366,27 +366,26 @@ def _staging_buffers(nbytes):
 
 def _write_device_rows(files, start, device_rows) -> None:
     """On a GPU worker: its rows copied to the host a block at a time into page-locked
-    buffers (full-speed copies, no page faults), each block written by a writer thread
-    while this thread copies the next (a block never spans two stripe files)."""
+    buffers (full-speed copies, no page faults) in turn, each block's pieces (one per stripe
+    file it covers) written by the writer threads while this thread copies the next."""
     count, width = device_rows.shape
     row_bytes = width * device_rows.dtype.itemsize
     buffers = _staging_buffers(max(STAGING_BYTES, row_bytes))
     per_block = buffers[0].size // row_bytes
-    blocks = [(path, position + skip * row_bytes, first + skip, min(per_block, rows - skip))
-              for path, position, first, rows in files.pieces(start, count)
-              for skip in range(0, rows, per_block)]
-    writes = [None] * len(buffers)
+    writes = [[] for _ in buffers]  # the writes still reading each buffer
     try:
-        for i, (path, position, first, rows) in enumerate(blocks):
-            slot = i % len(buffers)
-            if writes[slot] is not None:
-                writes[slot].result()  # the buffer's previous block is written
-            host = buffers[slot][:rows * row_bytes].view(device_rows.dtype).reshape(rows, width)
-            device_rows[first:first + rows].copy_to_host(ary=host)
-            writes[slot] = _writers().submit(_write_piece, path, position, host)
+        for block, first in enumerate(range(0, count, per_block)):
+            rows = min(per_block, count - first)
+            slot = block % len(buffers)
+            _finish(writes[slot])  # the buffer's previous block is written
+            host = buffers[slot][:rows * row_bytes]
+            device_rows[first:first + rows].copy_to_host(
+                ary=host.view(device_rows.dtype).reshape(rows, width))
+            writes[slot] = [_writers().submit(_write_piece, path, position, host[at:at + size])
+                            for path, position, at, size in files.pieces(start + first, rows)]
     finally:
-        futures_wait([write for write in writes if write is not None])
-    _finish(writes)
+        futures_wait([write for slot in writes for write in slot])
+    _finish([write for slot in writes for write in slot])
 
 
 def _distance_block(shipment, batch, method, device, options):
@@ -672,9 +671,16 @@ def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Row
     back to ``"send"`` when the workers cannot open the client's files."""
     chosen = choose_transfer(transfer, client.nthreads())
     rows = _Rows(shape, dtypes, out, predecessors_out, chosen)
-    if chosen == "send" or _workers_see(client, rows.layout.distance_files.path_of(0)):
+    if chosen == "send":
         return rows
     unseen = rows.layout.distance_files.path_of(0)
+    try:
+        seen = _workers_see(client, unseen)
+    except BaseException:
+        rows.release()
+        raise
+    if seen:
+        return rows
     rows.release()
     if transfer == "shared":
         raise DeviceError(f"transfer='shared': the workers cannot open {unseen}, a file of the "
@@ -849,6 +855,8 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
                            shipment.potentials is not None, predecessors, out, predecessors_out)
     if out is None:
         _check_host_matrix(sources.size, graph.num_vertices, dtypes)
+    from tqdm import tqdm
+
     rows = _result_rows(client, transfer, (sources.size, graph.num_vertices), dtypes, out,
                         predecessors_out)
     totals = dict(potential_stats, solve_seconds=0.0, hand_over_seconds=0.0)
@@ -865,8 +873,6 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
             ran[key].add(str(stats[key]))
         worker = str(stats["worker"])
         rows_per_worker[worker] = rows_per_worker.get(worker, 0) + count
-
-    from tqdm import tqdm
 
     try:
         with tqdm(total=len(batches), unit="batch", desc="warpath.distributed",

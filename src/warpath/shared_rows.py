@@ -10,12 +10,13 @@ writers into one file 0.85-0.96 GB/s together, two writers into a file each
 3.6-3.9 GB/s together.  On the two-H200 host one file held the whole hand-over
 to ~3.5 GB/s whatever the number of GPUs (docs/performance.md, issue 18).
 
-So :func:`striped_matrix` makes the matrix from one file per *stripe* of rows
-(about :data:`STRIPE_BYTES` each) and maps the files side by side into one
-range of addresses: the client holds one ordinary C-ordered ``ndarray`` over
-them, and writers of different rows write different files.  :class:`RowFiles`
-says where each row lives (it also describes one ``.npy`` file, for ``out=``);
-:meth:`RowFiles.pieces` splits a block of rows at the stripes' edges and
+So :func:`striped_matrix` makes the matrix from one file per *stripe* of
+:data:`STRIPE_BYTES` (a whole number of pages; a row may run from one file into
+the next) and maps the files side by side into one range of addresses: the
+client holds one ordinary C-ordered ``ndarray`` over them, and writers of
+different rows write different files.  :class:`RowFiles` says where each row's
+bytes live (it also describes one ``.npy`` file, for ``out=``);
+:meth:`RowFiles.pieces` splits a block of rows at the files' edges and
 :func:`write_piece` puts one piece in place.  :class:`Preallocation` allocates
 the files' pages in a background thread, ahead of the writers.
 
@@ -23,13 +24,14 @@ Examples
 --------
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
->>> matrix = striped_matrix((5, 3), np.int32, folder, stripe_bytes=1)
->>> matrix.files.stripe_rows, len(matrix.paths)   # 1,024 rows of 12 bytes per 3 pages
-(1024, 1)
->>> matrix.files.write(1, np.arange(6, dtype=np.int32).reshape(2, 3))
->>> matrix.unlink()                                 # the map keeps the rows
->>> matrix.array[1:3].tolist(), os.listdir(folder)
-([[0, 1, 2], [3, 4, 5]], [])
+>>> matrix = striped_matrix((5, PAGE // 4), np.int32, folder, stripe_bytes=2 * PAGE)
+>>> len(matrix.paths)                             # rows of one page, two rows a file
+3
+>>> matrix.files.write(1, np.ones((2, PAGE // 4), dtype=np.int32))
+>>> matrix.unlink()                               # the map keeps the rows
+>>> matrix.array.sum(axis=1).tolist() == [0, PAGE // 4, PAGE // 4, 0, 0], os.listdir(folder)
+(True, [])
+>>> os.rmdir(folder)
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
-import math
 import mmap
 import os
 import shutil
@@ -48,17 +49,16 @@ import weakref
 
 import numpy as np
 
-#: Bytes of one stripe file (rounded to whole rows and pages): 625 files for the
-#: 40 GB int32 matrix of a 100,000-vertex APSP, small enough that two batches rarely
-#: write one file at once.
+#: Bytes of one stripe file (rounded up to whole pages): 597 files for the 40 GB int32
+#: matrix of a 100,000-vertex APSP, small enough that two batches rarely write one file at
+#: once, whatever the row length.
 STRIPE_BYTES = 64 * 2**20
 
 PAGE = mmap.PAGESIZE
-# Linux's values (the same on x86-64, arm64 and the other architectures it runs on);
-# Python's mmap module exports neither these nor PROT_NONE, and cannot map at an address.
+# Linux's values (the same on every architecture it runs on); Python's mmap module
+# exports neither and cannot map at an address.
 _PROT_NONE = 0
 _MAP_FIXED = 0x10
-_MAP_NORESERVE = 0x4000
 
 
 def supported() -> bool:
@@ -74,54 +74,70 @@ def supported() -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class RowFiles:
-    """Where the rows of a C-ordered matrix live on this host: in one file, or one per stripe.
+    """Where the rows of a C-ordered matrix live on this host: in one file, or in stripes.
 
-    Row ``r`` is in file :meth:`path_of` ``(r // stripe_rows)``, at byte
-    ``offset + (r % stripe_rows) * row_bytes``; ``stripe_rows == 0`` means one
-    file (``path`` itself) holds every row.  Small enough to send with every task.
+    The matrix's bytes from row 0 on are cut into files of ``stripe_bytes``
+    (:meth:`path_of`); byte ``b`` of the matrix is at ``offset + b %
+    stripe_bytes`` of file ``b // stripe_bytes``, so a row may run from one file
+    into the next.  ``stripe_bytes == 0`` means one file (``path`` itself) holds
+    every row.  Small enough to send with every task.
 
     Examples
     --------
-    >>> files = RowFiles("/dev/shm/m", offset=0, row_bytes=400, stripe_rows=10)
+    >>> files = RowFiles("/dev/shm/m", offset=0, row_bytes=400, stripe_bytes=4096)
     >>> files.path_of(3)
     '/dev/shm/m-000003'
-    >>> files.pieces(8, 5)   # (file, byte position, first row of the block, rows)
-    [('/dev/shm/m-000000', 3200, 0, 2), ('/dev/shm/m-000001', 0, 2, 3)]
+    >>> files.pieces(8, 5)   # (file, byte position in it, first byte of the block, bytes)
+    [('/dev/shm/m-000000', 3200, 0, 896), ('/dev/shm/m-000001', 0, 896, 1104)]
     >>> RowFiles("d.npy", offset=128, row_bytes=400).pieces(8, 5)
-    [('d.npy', 3328, 0, 5)]
+    [('d.npy', 3328, 0, 2000)]
     """
 
     path: str
     offset: int
     row_bytes: int
-    stripe_rows: int = 0
+    stripe_bytes: int = 0
 
     def path_of(self, stripe: int) -> str:
         """The file of stripe ``stripe`` (``path`` itself when one file holds every row)."""
-        return self.path if self.stripe_rows == 0 else f"{self.path}-{stripe:06d}"
+        return self.path if self.stripe_bytes == 0 else f"{self.path}-{stripe:06d}"
 
     def pieces(self, start: int, count: int) -> list[tuple[str, int, int, int]]:
-        """Rows ``start .. start + count - 1`` split where they cross from one file to the next:
-        ``(file, byte position in it, index of the piece's first row in the block, rows)``."""
-        if self.stripe_rows == 0:
-            return [(self.path, self.offset + start * self.row_bytes, 0, count)]
-        pieces, row, end = [], start, start + count
-        while row < end:
-            stripe, within = divmod(row, self.stripe_rows)
-            rows = min(end - row, self.stripe_rows - within)
-            pieces.append((self.path_of(stripe), self.offset + within * self.row_bytes,
-                           row - start, rows))
-            row += rows
+        """The bytes of rows ``start .. start + count - 1``, split where they cross from one
+        file to the next: ``(file, byte position in it, first byte of the piece in the
+        block, bytes)``."""
+        first, end = start * self.row_bytes, (start + count) * self.row_bytes
+        if self.stripe_bytes == 0:
+            return [(self.path, self.offset + first, 0, end - first)] if end > first else []
+        pieces, at = [], first
+        while at < end:
+            stripe, within = divmod(at, self.stripe_bytes)
+            size = min(end - at, self.stripe_bytes - within)
+            pieces.append((self.path_of(stripe), self.offset + within, at - first, size))
+            at += size
         return pieces
 
     def write(self, start: int, rows: np.ndarray) -> None:
         """Put ``rows`` (C-ordered, ``row_bytes`` each) at row ``start``, piece by piece."""
-        for path, position, first, count in self.pieces(start, rows.shape[0]):
-            write_piece(path, position, rows[first:first + count])
+        data = as_bytes(rows)
+        for path, position, first, size in self.pieces(start, rows.shape[0]):
+            write_piece(path, position, data[first:first + size])
 
 
-def write_piece(path: str, position: int, rows: np.ndarray) -> None:
-    """Write the bytes of ``rows`` into the existing file ``path`` at byte ``position``.
+def as_bytes(rows: np.ndarray) -> memoryview:
+    """The bytes of ``rows`` (C-ordered; copied only if they are not) as a flat memoryview.
+
+    Examples
+    --------
+    >>> as_bytes(np.arange(3, dtype=np.int16)).nbytes
+    6
+    """
+    return memoryview(np.ascontiguousarray(rows)).cast("B")
+
+
+def write_piece(path: str, position: int, data) -> None:
+    """Write ``data`` (a C-contiguous buffer: :func:`as_bytes`, a uint8 array) into the
+    existing file ``path`` at byte ``position``.
 
     ``pwrite`` rather than a memory map: the kernel copies into the file's pages
     without a page fault per 4 KiB page (twice as fast into fresh shared memory).
@@ -136,11 +152,11 @@ def write_piece(path: str, position: int, rows: np.ndarray) -> None:
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile() as f:
     ...     _ = f.truncate(8)
-    ...     write_piece(f.name, 4, np.array([7], dtype=np.int32))
+    ...     write_piece(f.name, 4, as_bytes(np.array([7], dtype=np.int32)))
     ...     np.fromfile(f.name, dtype=np.int32).tolist()
     [0, 7]
     """
-    data = memoryview(np.ascontiguousarray(rows)).cast("B")
+    data = memoryview(data).cast("B")
     fd = os.open(path, os.O_WRONLY)
     try:
         while data:  # a pwrite may write less than asked (on Linux at most 2 GiB)
@@ -150,19 +166,16 @@ def write_piece(path: str, position: int, rows: np.ndarray) -> None:
         os.close(fd)
 
 
-def stripe_rows(row_bytes: int, stripe_bytes: int) -> int:
-    """Rows per stripe: about ``stripe_bytes``, and a whole number of pages, so the files
-    map side by side (at least the fewest rows that fill whole pages).
+def stripe_size(stripe_bytes: int) -> int:
+    """Bytes of a stripe file: ``stripe_bytes`` rounded up to whole pages (at least one),
+    so the files map side by side.
 
     Examples
     --------
-    >>> stripe_rows(400_000, STRIPE_BYTES)   # int32 rows of 100,000 vertices: 64 MB a stripe
-    160
-    >>> stripe_rows(12, stripe_bytes=1)
-    1024
+    >>> stripe_size(1) == PAGE, stripe_size(3 * PAGE) == 3 * PAGE
+    (True, True)
     """
-    unit = PAGE // math.gcd(row_bytes, PAGE)
-    return max(unit, stripe_bytes // row_bytes // unit * unit)
+    return max(PAGE, _round_up(int(stripe_bytes), PAGE))
 
 
 class StripedMatrix:
@@ -190,39 +203,38 @@ class StripedMatrix:
 
 def striped_matrix(shape, dtype, folder, *, stripe_bytes=None) -> StripedMatrix:
     """A new ``shape`` matrix of ``dtype`` in files of a new folder under ``folder``, one per
-    stripe of rows, mapped side by side so the caller sees one C-ordered ``ndarray``.
+    stripe of bytes, mapped side by side so the caller sees one C-ordered ``ndarray``.
 
-    Stripes of about ``stripe_bytes`` (:data:`STRIPE_BYTES` by default; see
-    :func:`stripe_rows`).  The files are sparse (no page is allocated before it
-    is written or preallocated), so entries nobody wrote read as zero.
+    Stripes of ``stripe_bytes`` (:data:`STRIPE_BYTES` by default), rounded up
+    to whole pages (:func:`stripe_size`).  The files are sparse (no page is
+    allocated before it is written or preallocated), so entries nobody wrote
+    read as zero.
 
     Raises
     ------
     OSError
-        When the files cannot be made or mapped (the folder is full or read-only).
+        When the address range, the files or the maps cannot be made (no memory, a full
+        or read-only folder); nothing is left behind.
 
     Examples
     --------
     >>> import tempfile
-    >>> m = striped_matrix((3, 2048), np.int32, tempfile.mkdtemp(), stripe_bytes=8192)
-    >>> len(m.paths), m.files.stripe_rows, m.array.shape, int(m.array.sum())
-    (3, 1, (3, 2048), 0)
-    >>> m.unlink()
+    >>> folder = tempfile.mkdtemp()
+    >>> m = striped_matrix((3, 1000), np.int64, folder, stripe_bytes=PAGE)
+    >>> len(m.paths) == -(-3 * 1000 * 8 // PAGE), m.array.shape, int(m.array.sum())
+    (True, (3, 1000), 0)
+    >>> m.unlink(); os.rmdir(folder)
     """
     dtype = np.dtype(dtype)
     rows, cols = (int(x) for x in shape)
-    row_bytes = max(1, cols) * dtype.itemsize
-    per_stripe = stripe_rows(row_bytes, STRIPE_BYTES if stripe_bytes is None else stripe_bytes)
-    span = per_stripe * row_bytes
-    stripes = max(1, math.ceil(rows / per_stripe))
+    span = stripe_size(STRIPE_BYTES if stripe_bytes is None else stripe_bytes)
     total = _round_up(max(1, rows * cols * dtype.itemsize), PAGE)
-    directory = tempfile.mkdtemp(prefix="warpath-", dir=folder)
-    files = RowFiles(os.path.join(directory, "rows"), 0, row_bytes, per_stripe)
-    base = _map(None, total, _PROT_NONE,
-                mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE, -1)
-    paths = []
+    base = _map(None, total, _PROT_NONE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1)
+    directory, paths = None, []
     try:
-        for stripe in range(stripes):
+        directory = tempfile.mkdtemp(prefix="warpath-", dir=folder)
+        files = RowFiles(os.path.join(directory, "rows"), 0, cols * dtype.itemsize, span)
+        for stripe in range(-(-total // span)):
             length = min(span, total - stripe * span)
             path = files.path_of(stripe)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
@@ -233,12 +245,14 @@ def striped_matrix(shape, dtype, folder, *, stripe_bytes=None) -> StripedMatrix:
                      mmap.MAP_SHARED | _MAP_FIXED, fd)
             finally:
                 os.close(fd)
+        memory = (ctypes.c_char * total).from_address(base)
+        # Not at exit: threads that outlive the interpreter's shutdown may still read it.
+        weakref.finalize(memory, _libc().munmap, base, total).atexit = False
     except BaseException:
         _libc().munmap(base, total)
-        StripedMatrix(None, files, paths, directory).unlink()
+        if directory is not None:
+            StripedMatrix(None, None, paths, directory).unlink()
         raise
-    memory = (ctypes.c_char * total).from_address(base)
-    weakref.finalize(memory, _libc().munmap, base, total)
     array = np.frombuffer(memory, dtype=dtype, count=rows * cols).reshape(rows, cols)
     return StripedMatrix(array, files, paths, directory)
 
@@ -248,10 +262,12 @@ class Preallocation:
 
     A write into pages that exist is a plain copy; into a hole the kernel
     allocates and zeroes each page first (half the speed: 144 MB in 0.024
-    against 0.051 s on the CI box).  ``fallocate`` changes no data, so it may
-    run beside the writers; by blocks of ``BLOCK`` bytes, since each call locks
-    the file against their writes.  Files in order, the order batches of rows
-    are handed out.
+    against 0.051 s on the CI box).  The ``fallocate`` system call changes no
+    data, so it may run beside the writers (not glibc's ``posix_fallocate``,
+    which writes zeros where the file system has no ``fallocate``: then this
+    does nothing); by blocks of ``BLOCK`` bytes, since each call locks the file
+    against their writes.  Files in order, the order batches of rows are
+    handed out.
 
     Examples
     --------
@@ -269,7 +285,7 @@ class Preallocation:
     def __init__(self, paths):
         self._stopping = threading.Event()
         self._thread = None
-        if paths:
+        if paths and hasattr(_libc(), "fallocate"):
             self._thread = threading.Thread(target=self._run, args=(list(paths),), daemon=True,
                                             name="warpath-allocate")
             self._thread.start()
@@ -285,9 +301,9 @@ class Preallocation:
                 for offset in range(0, size, self.BLOCK):
                     if self._stopping.is_set():
                         return
-                    os.posix_fallocate(fd, offset, min(self.BLOCK, size - offset))
-            except OSError:
-                return  # a full /dev/shm: the writers' writes then fail and say so
+                    if _libc().fallocate(fd, 0, offset, min(self.BLOCK, size - offset)):
+                        return  # a full /dev/shm (the writers then fail and say so), or
+                        # a file system without fallocate
             finally:
                 os.close(fd)
 
@@ -322,7 +338,7 @@ _LIBC = None
 
 
 def _libc():
-    """The C library's ``mmap`` and ``munmap``, typed (loaded on first use)."""
+    """The C library's ``mmap``, ``munmap`` and ``fallocate``, typed (loaded on first use)."""
     global _LIBC
     if _LIBC is None:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -331,6 +347,10 @@ def _libc():
                               ctypes.c_int, ctypes.c_long]
         libc.munmap.restype = ctypes.c_int
         libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        if hasattr(libc, "fallocate"):  # Linux's
+            libc.fallocate.restype = ctypes.c_int
+            libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64,
+                                       ctypes.c_int64]
         _LIBC = libc
     return _LIBC
 
