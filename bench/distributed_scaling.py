@@ -46,6 +46,8 @@ import warpath.distributed as wd
 from bench_cpu_dijkstra import dataset  # a script beside this one
 
 NE_FILE = "USA-road-NE.pace16.gr.xz"
+#: The shared hand-over of this tree: a file per 64 MiB stripe, written by 4 threads a worker.
+WRITE_PATH = f"stripes x{wd.WRITE_THREADS}"
 
 
 def meminfo() -> dict:
@@ -199,6 +201,9 @@ def run_workload(name, args, device, out):
                                                      for rows in per_worker.values()),
                     "peak_gpu_gib": peaks.gib(), "checked_rows": int(sample.size),
                     "host_memory": meminfo(),
+                    # how rows reach the client: this tree's stripe files (the earlier
+                    # records: "pwrite" into one file, "maps", "maps+prefault")
+                    "write_path": WRITE_PATH, "device_kind": args.device_kind,
                 }
                 del result
                 gc.collect()
@@ -226,7 +231,9 @@ def summary(records):
         speedup = one["seconds"] / r["seconds"] if one else float("nan")
         lines.append(f"{r['description']}: {n} worker(s) {r['seconds']:.2f} s, "
                      f"speed-up {speedup:.2f}, efficiency {speedup / n:.0%}, "
-                     f"{r['batches']} batches of {r['batch_size']}, "
+                     f"{r['batches']} batches of {r['batch_size']}, solve "
+                     f"{r.get('solve_seconds', float('nan')):.1f} s and hand-over "
+                     f"{r.get('hand_over_seconds', float('nan')):.1f} s summed over workers, "
                      f"peak GPU GiB {r['peak_gpu_gib']}")
     return lines
 
@@ -254,7 +261,7 @@ def plot(results, png):
     axes.set_ylabel("speed-up over one GPU")
     axes.set_xticks(counts)
     axes.legend(fontsize=6)
-    axes.set_title("warpath.distributed on the H200s of one host")
+    axes.set_title("warpath.distributed on the GPUs of one host")
     figure.tight_layout()
     figure.savefig(png, dpi=120)
 
@@ -272,6 +279,8 @@ def main(argv=None):
                         help="touch and free this much host memory first")
     parser.add_argument("--json", default="distributed-scaling.jsonl")
     parser.add_argument("--cpu", action="store_true", help="CPU worker processes")
+    parser.add_argument("--device-kind", default="",
+                        help="the machine's name, kept in each record (e.g. nvidia-h100-x2)")
     parser.add_argument("--plot", nargs=2, metavar=("RESULTS", "PNG"))
     args = parser.parse_args(argv)
     if args.plot:

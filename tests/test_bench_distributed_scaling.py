@@ -28,7 +28,8 @@ def scaling():
 def test_runs_on_one_and_two_workers_and_records_each(scaling, tmp_path, capsys):
     results = tmp_path / "runs.jsonl"
     scaling.main(["--cpu", "--gpus", "1,2", "--repeat", "1", "--workloads", "apsp-random",
-                  "--apsp-vertices", "300", "--sample", "5", "--json", str(results)])
+                  "--apsp-vertices", "300", "--sample", "5", "--json", str(results),
+                  "--device-kind", "test-box"])
     records = [json.loads(line) for line in results.read_text().splitlines()]
     assert [r["workers"] for r in records] == [1, 2]
     for r in records:
@@ -36,8 +37,9 @@ def test_runs_on_one_and_two_workers_and_records_each(scaling, tmp_path, capsys)
         assert sum(r["rows_per_worker"]) == 300 and len(r["rows_per_worker"]) == r["workers"]
         assert r["gb_written_per_worker"] == sorted(
             round(rows * 300 * r["distance_bytes"] / 1e9, 2) for rows in r["rows_per_worker"])
+        assert r["device_kind"] == "test-box" and r["write_path"].startswith("stripes")
     summary = capsys.readouterr().out
-    assert "2 worker(s)" in summary and "efficiency" in summary
+    assert "2 worker(s)" in summary and "efficiency" in summary and "hand-over" in summary
 
 
 def test_a_wrong_row_is_caught(scaling):
