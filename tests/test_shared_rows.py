@@ -164,3 +164,14 @@ threading.Thread(target=read, daemon=True).start()
     for _ in range(3):
         done = subprocess.run([sys.executable, "-c", script], timeout=120, env=env)
         assert done.returncode == 0
+
+
+def test_a_large_matrix_gets_larger_stripes_not_more_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(shared_rows, "MAX_STRIPES", 4)
+    matrix = shared_rows.striped_matrix((10, PAGE // 8), np.int64, str(tmp_path),
+                                        stripe_bytes=PAGE)   # 10 pages: 4 files of 3 pages
+    assert len(matrix.paths) == 4 and matrix.files.stripe_bytes == 3 * PAGE
+    expected = np.arange(10 * (PAGE // 8)).reshape(10, -1)
+    matrix.files.write(0, expected)
+    np.testing.assert_array_equal(matrix.array, expected)
+    matrix.unlink()

@@ -53,6 +53,9 @@ import numpy as np
 #: matrix of a 100,000-vertex APSP, small enough that two batches rarely write one file at
 #: once, whatever the row length.
 STRIPE_BYTES = 64 * 2**20
+#: At most this many stripe files (and maps) per matrix: larger matrices get larger stripes,
+#: well inside Linux's default limit of 65,530 maps per process.
+MAX_STRIPES = 4096
 
 PAGE = mmap.PAGESIZE
 # Linux's values (the same on every architecture it runs on); Python's mmap module
@@ -206,7 +209,8 @@ def striped_matrix(shape, dtype, folder, *, stripe_bytes=None) -> StripedMatrix:
     stripe of bytes, mapped side by side so the caller sees one C-ordered ``ndarray``.
 
     Stripes of ``stripe_bytes`` (:data:`STRIPE_BYTES` by default), rounded up
-    to whole pages (:func:`stripe_size`).  The files are sparse (no page is
+    to whole pages (:func:`stripe_size`), and larger when the matrix would need
+    more than :data:`MAX_STRIPES` files.  The files are sparse (no page is
     allocated before it is written or preallocated), so entries nobody wrote
     read as zero.
 
@@ -227,8 +231,9 @@ def striped_matrix(shape, dtype, folder, *, stripe_bytes=None) -> StripedMatrix:
     """
     dtype = np.dtype(dtype)
     rows, cols = (int(x) for x in shape)
-    span = stripe_size(STRIPE_BYTES if stripe_bytes is None else stripe_bytes)
     total = _round_up(max(1, rows * cols * dtype.itemsize), PAGE)
+    span = stripe_size(max(STRIPE_BYTES if stripe_bytes is None else stripe_bytes,
+                           -(-total // MAX_STRIPES)))
     base = _map(None, total, _PROT_NONE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1)
     directory, paths = None, []
     try:
