@@ -276,6 +276,20 @@ def part_multi(bench, args):
         part="multi", vertices=n, arcs=graph.num_edges, sources=len(sources), seconds=ours_s,
         seconds_to_host=host_s, singles_seconds=lazy_s, singles_copied_seconds=copied_s,
         speedup=lazy_s / ours_s, speedup_to_host=copied_s / host_s, check=ok)
+    for delta in args.near_far_deltas:   # task-parallel with near-far buckets (issue 13)
+        near_s, near = bench.many(graph, sources, "task-parallel", predecessors=False,
+                                  near_far=True, delta=delta)
+        same = all(np.array_equal(near._arrays._raw()[i], copied[i])
+                   for i in range(0, len(sources), 97))
+        bench.record(
+            f"multi  near-far delta {delta:g}: {near_s:8.3f} s, {near.stats['iterations']:,} "
+            f"rounds, {near.stats['relaxations']:,} relaxations (plain: "
+            f"{ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | {len(sources)} x "
+            f"sssp(hbf) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",
+            part="multi-near-far", vertices=n, arcs=graph.num_edges, sources=len(sources),
+            delta=delta, seconds=near_s, rounds=near.stats["iterations"],
+            relaxations=near.stats["relaxations"], singles_seconds=lazy_s,
+            speedup=lazy_s / near_s, check=same)
 
 
 PARTS = {"table1": part_table1, "launches": part_launches, "paths": part_paths,
@@ -298,6 +312,8 @@ def main(argv=None):
     parser.add_argument("--apsp-dtype", choices=("int32", "float32"), default="int32")
     parser.add_argument("--multi-vertices", type=int, default=1_000_000)
     parser.add_argument("--multi-sources", type=int, default=1000)
+    parser.add_argument("--near-far-deltas", type=float, nargs="*", default=[],
+                        help="also time multi with task-parallel's near_far at these deltas")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (see SIZES)")
     parser.add_argument("--tiny", action="store_true", help="simulator-sized smoke run")
     parser.add_argument("--out")

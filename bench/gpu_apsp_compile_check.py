@@ -2,7 +2,8 @@
 
 The CUDA simulator never types a kernel, so code numba's GPU compiler refuses
 passes every simulator test; this script compiles, with numba's NVVM only, the
-persistent kernel and the paper loop's kernel of the task-parallel round, both
+persistent kernel and the paper loop's kernel of the task-parallel round (plain and
+near-far), both
 path-recording steps, the start / delivery kernels and Johnson's reweighting,
 for int32, int64, float32 and float64 distances and int32 / int64 indices.
 Set-up as for ``bench/gpu_compile_check.py`` (NVVM and NVRTC wheels)::
@@ -42,6 +43,10 @@ def main():
             tag = f"{np.dtype(dtype).name} distances, {np.dtype(index).name} indices"
             compile_steps(f"task-parallel round, {tag}", [task_parallel._round_step()],
                           (d, masks, rows, tasks, inf, inf), False, index)
+            compile_steps(f"task-parallel near-far round, {tag}",
+                          task_parallel._near_far_steps(),
+                          (d, masks, rows, tasks, inf, inf, np.zeros(4, dtype),
+                           np.zeros(8, np.uint8), dtype(1)), False, index)
             pull, tree = gpu_predecessors._steps()
             compile_steps(f"recording pass, {tag}", [pull], (d, pred, inf, rows, sources),
                           False, index)

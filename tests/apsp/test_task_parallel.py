@@ -152,3 +152,83 @@ def test_larger_graphs_on_the_gpu():
             for target in np.flatnonzero(reached[row])[::50]:
                 path = matrix.path(int(sources[row]), int(target))
                 assert path[0] == sources[row] and path[-1] == target
+
+
+# power-law left out for the simulator's time (rmat is the scale-free shape here)
+NON_NEGATIVE = [(name, g) for name, g in GRAPHS if g.min_weight >= 0 and name != "power-law"]
+
+
+@pytest.mark.parametrize("name,graph", NON_NEGATIVE, ids=[n for n, _ in NON_NEGATIVE])
+def test_near_far_matches_scipy_with_paths(name, graph):
+    # A bucket of a quarter of the mean weight: many buckets, so rows wait and move up.
+    quarter = max(float(np.mean(graph.weights)) / 4, 1e-3) if graph.num_edges else 1.0
+    matrix = run(graph, near_far=True, delta=quarter)
+    assert_rows(graph, matrix)
+    assert matrix.stats["near_far"] and matrix.stats["delta"] > 0
+
+
+@pytest.mark.parametrize("loop", ["fast", "paper"])
+@pytest.mark.parametrize("predecessors", [True, False])
+def test_near_far_in_several_launches(loop, predecessors):
+    graph = dict(GRAPHS)["disconnected"]
+    sources = [s % graph.num_vertices for s in SOURCES]
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  predecessors=predecessors, loop=loop, near_far=True,
+                                  delta=3, **SMALL_BATCHES)
+    assert_rows(graph, matrix, predecessors=predecessors)
+    assert matrix.stats["batches"] == 3 and matrix.stats["delta"] == 3.0
+
+
+def test_near_far_scatters_fewer_tasks_in_more_rounds():
+    # The CPU model's effect (docs/performance.md) on a graph small enough for the
+    # simulator: every arc scattered about once per row instead of several times.
+    graph = gen.random(48, 288, seed=8)
+    sources = np.arange(0, 48, 6)
+    plain = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                 predecessors=False)
+    ordered = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                   predecessors=False, near_far=True, delta=10)
+    np.testing.assert_array_equal(ordered.distances, plain.distances)
+    np.testing.assert_array_equal(plain.distances, scipy_rows(graph, sources))
+    assert ordered.stats["relaxations"] < 0.75 * plain.stats["relaxations"]
+    assert ordered.stats["relaxations"] >= len(sources) * 0.9 * graph.num_edges  # ~Dijkstra
+    assert ordered.stats["iterations"] > plain.stats["iterations"]
+    # the default bucket is the mean weight
+    default = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                   predecessors=False, near_far=True)
+    assert default.stats["delta"] == round(float(np.mean(graph.weights)))
+    np.testing.assert_array_equal(default.distances, plain.distances)
+
+
+def test_near_far_refuses_negative_weights_and_johnson_reweights_first():
+    graph = dict(GRAPHS)["negative"]
+    with pytest.raises(warpath.NegativeWeightError, match="near_far"):
+        run(graph, near_far=True)
+    matrix = warpath.apsp(graph, method="johnson", device="cuda", near_far=True)
+    assert_rows(graph, matrix)
+    assert matrix.stats["near_far"]
+
+
+@pytest.mark.parametrize("delta", [0, -2, "wide", True])
+def test_near_far_refuses_a_bad_delta(delta):
+    with pytest.raises(warpath.OptionError, match="delta must be a positive number"):
+        run(gen.ring(4, seed=0), near_far=True, delta=delta)
+
+
+@pytest.mark.gpu
+def test_near_far_on_larger_graphs_on_the_gpu():
+    for graph in (gen.random(3000, 18000, seed=1), gen.grid(40, 40, seed=3),
+                  gen.ring(700, seed=5), gen.rmat(11, 8, seed=6)):
+        sources = np.arange(0, graph.num_vertices, 29)
+        plain = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                     predecessors=False)
+        ordered = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                       near_far=True)
+        np.testing.assert_array_equal(ordered.distances, scipy_rows(graph, sources))
+        np.testing.assert_array_equal(plain.distances, ordered.distances)
+        assert ordered.stats["relaxations"] <= plain.stats["relaxations"]
+        reached = np.isfinite(ordered.distances)
+        for row in range(0, len(sources), 11):
+            for target in np.flatnonzero(reached[row])[::97]:
+                path = ordered.path(int(sources[row]), int(target))
+                assert path[0] == sources[row] and path[-1] == target

@@ -146,7 +146,8 @@ def reweighted(dgraph, h, tally):
           summary="Johnson: GPU Bellman-Ford (hbf) potentials, reweighting on the GPU, then "
                   "task-parallel rows")
 def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
-            launch_groups=None, loop="fast", deliver="auto", potentials=DEFAULT_POTENTIALS):
+            launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None,
+            potentials=DEFAULT_POTENTIALS):
     """Shortest paths from each of ``sources`` by Johnson's algorithm on the GPU.
 
     Parameters
@@ -156,8 +157,9 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
     predecessors : bool
     progress : callable, optional
         ``progress(done, total)`` after each launch of the task-parallel step.
-    group, launch_groups, loop, deliver
-        As for :func:`warpath.apsp.task_parallel.solve`.
+    group, launch_groups, loop, deliver, near_far, delta
+        As for :func:`warpath.apsp.task_parallel.solve` (``near_far`` runs on the
+        reweighted graph, whose weights are non-negative).
     potentials : str
         The GPU SSSP method for the potentials (default ``"hbf"``).
 
@@ -188,7 +190,8 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
     from .task_parallel import solve
 
     options = dict(predecessors=predecessors, progress=progress, group=group,
-                   launch_groups=launch_groups, loop=loop, deliver=deliver)
+                   launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
+                   delta=delta)
     dgraph = device_graph(graph)
     solver = potentials_method(potentials, dgraph)
     if not dgraph.has_negative_weights:

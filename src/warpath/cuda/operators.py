@@ -18,6 +18,9 @@ loops around them (Gunrock's advance/filter, in numba):
 - :func:`compute` calls ``work(graph, state, v, r, conv) -> int`` on every
   vertex, for steps that walk arcs their own way (Safari's k-step waves); it
   returns the relax operations done.
+- :func:`per_row` calls ``work(state, row, r, conv)`` once per row of a
+  many-source launch, for books kept per row between rounds (task-parallel's
+  near-far buckets).
 
 Every operator is a device function
 ``op(graph, frontier, state, conv, rows, r, thread, stride) -> relaxations``
@@ -48,7 +51,7 @@ from numba import cuda
 
 from .flags import mark_changed
 from .frontier import enqueue, enqueue_single
-from .mappings import Mapping, thread_per_vertex, virtual_warp_lanes
+from .mappings import Mapping, tasks, thread_per_vertex, virtual_warp_lanes
 
 #: ``output=`` of an operator: nothing, or the next frontier queue.
 NO_OUTPUT, QUEUE = 0, 1
@@ -366,6 +369,24 @@ def compute(mapping, work) -> Operator:
         return count
 
     return Operator(op, mapping)
+
+
+@functools.lru_cache(maxsize=None)
+def per_row(work) -> Operator:
+    """``work(state, row, r, conv)`` once for each row of the launch (a step that keeps
+    per-row books between rounds, beside a :func:`~warpath.cuda.mappings.tasks` advance).
+
+    Its mapping is :func:`~warpath.cuda.mappings.tasks`, so a persistent grid sized for
+    the advance is not shrunk for it; the rows are dealt grid-stride.  Returns an operator.
+    """
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        for row in range(thread, rows, stride):
+            work(state, row, r, conv)
+        return 0
+
+    return Operator(op, tasks())
 
 
 @cuda.jit(device=True)
