@@ -46,7 +46,7 @@ def main():
             compile_steps(f"task-parallel near-far round, {tag}",
                           task_parallel._near_far_steps(),
                           (d, masks, rows, tasks, inf, inf, np.zeros(4, dtype),
-                           np.zeros(8, np.uint8), dtype(1)), False, index)
+                           np.zeros(8, np.uint8), dtype(1), np.zeros(4, dtype)), False, index)
             pull, tree = gpu_predecessors._steps()
             compile_steps(f"recording pass, {tag}", [pull], (d, pred, inf, rows, sources),
                           False, index)

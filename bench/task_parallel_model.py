@@ -6,8 +6,8 @@ Dijkstra.  This model replays the rounds of one row on the CPU, in Gauss-Seidel 
 (each scatter sees the ones before it in the round: fewer relaxations than the GPU's
 order) and in Jacobi order (each round reads the distances of the round before: more),
 and with near-far buckets of width ``delta`` (``near_far=True``: a task scatters only
-below its row's bound; a round with none below raises the bound by ``delta``), to
-choose ``delta`` before a GPU run.  Counts per arc and per source, averaged over a few
+below its row's bound; after a round with none below, the bound is ``delta`` past the
+nearest waiting task), to choose ``delta`` before a GPU run.  Counts per arc and per source, averaged over a few
 sources.
 
 Run: ``python bench/task_parallel_model.py --vertices 1000000 --deltas 25,50,100,200,400``
@@ -42,6 +42,7 @@ def rounds_model(indptr, indices, weights, source, delta, jacobi):
     while True:
         near = False
         far = False
+        nearest = NO_BOUND
         if jacobi:
             before[:] = d
         for u in range(n):
@@ -51,6 +52,7 @@ def rounds_model(indptr, indices, weights, source, delta, jacobi):
             if du >= bound:
                 far = True
                 following[u] = 1  # waits in the next round's M
+                nearest = min(nearest, du)
                 continue
             near = True
             for e in range(indptr[u], indptr[u + 1]):
@@ -65,7 +67,7 @@ def rounds_model(indptr, indices, weights, source, delta, jacobi):
         if not near:
             if not far:
                 return relaxations, rounds - 1, d  # the last round found nothing
-            bound += delta
+            bound = nearest + delta
 
 
 def model(graph, sources, delta=0, jacobi=False):

@@ -209,10 +209,41 @@ def test_near_far_refuses_negative_weights_and_johnson_reweights_first():
     assert matrix.stats["near_far"]
 
 
-@pytest.mark.parametrize("delta", [0, -2, "wide", True])
+@pytest.mark.parametrize("delta", [0, -2, "wide", True, float("nan")])
 def test_near_far_refuses_a_bad_delta(delta):
     with pytest.raises(warpath.OptionError, match="delta must be a positive number"):
         run(gen.ring(4, seed=0), near_far=True, delta=delta)
+
+
+def test_delta_is_clamped_to_the_distance_type_and_needs_near_far():
+    ring = gen.ring(6, seed=0)   # int32 distances
+    expected = run(ring, predecessors=False).distances
+    for delta in (1e10, float("inf"), 0.2):   # one bucket; one bucket; rounded up to 1
+        matrix = run(ring, near_far=True, delta=delta, predecessors=False)
+        np.testing.assert_array_equal(matrix.distances, expected)
+    assert run(ring, near_far=True, delta=0.2).stats["delta"] == 1.0
+    floats = gen.ring(6, seed=0, weights="float")
+    tiny = warpath.Graph(floats.indptr, floats.indices, floats.weights.astype(np.float32))
+    with pytest.raises(warpath.OptionError, match="zero in float32"):
+        run(tiny, near_far=True, delta=1e-50)
+    with pytest.raises(warpath.OptionError, match="near_far=True"):
+        run(ring, delta=5)
+
+
+def test_near_far_jumps_a_gap_of_many_buckets_in_one_round():
+    # Unit arcs among 12 vertices and one arc of 100,000 to a 13th (the mean weight, the
+    # default bucket, is ~750): that vertex is ~130 buckets away, but the bound moves to it
+    # at once.
+    n = 12
+    arcs = [(u, v) for u in range(n) for v in range(n) if u != v] + [(0, n)]
+    tails, heads = zip(*arcs)
+    weights = np.ones(len(arcs), dtype=np.int32)
+    weights[-1] = 100_000
+    graph = warpath.Graph.from_edges(tails, heads, weights)
+    plain = run(graph, predecessors=False)
+    ordered = run(graph, near_far=True, predecessors=False)
+    np.testing.assert_array_equal(ordered.distances, plain.distances)
+    assert ordered.stats["iterations"] <= plain.stats["iterations"] + 4
 
 
 @pytest.mark.gpu

@@ -101,15 +101,18 @@ def _near_far_steps():
     """A round in near-far order, with a bucket per row (``near_far=True``).
 
     Only the tasks of M whose distance is below their row's bound scatter; the
-    others wait in the next round's M.  A second step, per row, raises the
-    bound by ``delta`` when the row had no task below it and some above.  Its
-    effect, from a CPU model of the rounds on random(1M, 6M) with weights in
-    [1, 100] (docs/performance.md): Bellman-Ford rounds scatter every arc
-    3.1-3.6 times per source (the H100 measured 3.17), near-far with a bucket
-    of 50 (about the mean weight) 1.2 times, in 66 rounds instead of 29.
-    State: ``(d, masks, W, T, inf, floor, bounds, seen, delta)``, ``bounds`` one
-    per row, ``seen`` 2 W bytes (the rows that scattered this round, then the
-    rows that had tasks waiting).
+    others wait in the next round's M.  A second step, per row, moves the bound
+    when the row had no task below it and some above: to ``delta`` past the
+    nearest waiting task (a gap of many buckets costs one round, not one round
+    per bucket).  Its effect, from a CPU model of the rounds on random(1M, 6M)
+    with weights in [1, 100] (``bench/task_parallel_model.py``,
+    docs/performance.md): Bellman-Ford rounds scatter every arc 3.1-3.6 times
+    per source (the H100 measured 3.17), near-far with a bucket of 50 (about
+    the mean weight) 1.2 times, in about twice the rounds.
+    State: ``(d, masks, W, T, inf, floor, bounds, seen, delta, nearest)``,
+    ``bounds`` one per row, ``seen`` 2 W bytes (the rows that scattered this
+    round, then the rows that had tasks waiting), ``nearest`` one per row (the
+    least distance of a waiting task, ``inf`` when none).
     """
     global cuda
     from numba import cuda
@@ -131,6 +134,7 @@ def _near_far_steps():
         if du >= state[6][row]:
             state[1][((r + 1) & 1) * state[3] + i] = 1
             state[7][state[2] + row] = 1
+            cuda.atomic.min(state[9], row, du)
             return False, state[4]
         state[7][row] = 1
         return True, du
@@ -138,12 +142,16 @@ def _near_far_steps():
     @cuda.jit(device=True)
     def next_bucket(state, row, r, conv):
         """After the scatters: a row with tasks waiting is not done, and when none of its
-        tasks scattered this round its bucket moves up by delta."""
+        tasks scattered this round its bucket moves to delta past the nearest one (or to
+        infinity, taking every task, where adding delta no longer changes a float)."""
         waiting = state[2] + row
         if state[7][waiting] != 0:
             mark_changed(conv, r)
             if state[7][row] == 0:
-                state[6][row] += state[8]
+                nearest = state[9][row]
+                bound = nearest + state[8]
+                state[6][row] = bound if bound > nearest else state[4]
+        state[9][row] = state[4]
         state[7][row] = 0
         state[7][waiting] = 0
 
@@ -182,6 +190,28 @@ def bucket_width(dgraph, delta=None) -> float:
             not delta > 0:
         raise OptionError(f"delta must be a positive number, not {delta!r}")
     return float(delta)
+
+
+def _delta_in(dtype, delta, longest):
+    """``delta`` in the distance type: rounded to a whole number (at least 1) for integer
+    distances, at most ``longest + 1`` (one bucket then holds every path), never zero.
+
+    Examples
+    --------
+    >>> _delta_in(np.dtype(np.int32), 2.6, 100), _delta_in(np.dtype(np.int32), 1e12, 100)
+    (3, 101)
+    >>> float(_delta_in(np.dtype(np.float32), float("inf"), 7.5))
+    8.5
+    """
+    from ..errors import OptionError
+
+    delta = min(float(delta), float(longest) + 1)
+    if dtype.kind in "iu":
+        return dtype.type(max(1, round(delta)))
+    value = dtype.type(delta)
+    if not value > 0:
+        raise OptionError(f"delta {delta!r} is zero in {dtype.name} distances")
+    return value
 
 
 def _mean_weight(dgraph) -> float:
@@ -278,6 +308,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     dgraph = device_graph(graph)
     if near_far:
         delta = bucket_width(dgraph, delta)
+    elif delta is not None:
+        from ..errors import OptionError
+
+        raise OptionError("delta is the bucket width of near_far=True; pass near_far=True "
+                          "with it")
     sources = np.asarray(sources, dtype=np.int64)
     n, k = dgraph.num_vertices, sources.shape[0]
     if dtype is None:
@@ -306,8 +341,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     steps, max_rounds = [_round_step()], None
     if near_far:
         steps = _near_far_steps()
-        step_of_delta = dtype.type(max(1, round(delta)) if dtype.kind in "iu" else delta)
+        step_of_delta = _delta_in(dtype, delta, path_length_bound(dgraph))
         bounds_all = _cuda.device_array(width, dtype=dtype)
+        nearest_all = _cuda.device_array(width, dtype=dtype)
         seen_all = _cuda.device_array(2 * width, dtype=np.uint8)
         # No negative cycle (non-negative weights): the bound only stops a runaway loop.
         max_rounds = min(n * (int(path_length_bound(dgraph) / float(step_of_delta)) + 2),
@@ -322,9 +358,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
         if near_far:   # every row's first bucket is [0, delta)
             bounds, seen = bounds_all[:rows], seen_all[:2 * rows]
+            nearest = nearest_all[:rows]
             bounds.copy_to_device(np.full(rows, step_of_delta, dtype=dtype))
+            nearest.copy_to_device(np.full(rows, problem.inf, dtype=dtype))
             seen.copy_to_device(np.zeros(2 * rows, dtype=np.uint8))
-            state += (bounds, seen, step_of_delta)
+            state += (bounds, seen, step_of_delta, nearest)
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds)
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
