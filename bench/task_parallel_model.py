@@ -7,8 +7,8 @@ Dijkstra.  This model replays the rounds of one row on the CPU, in Gauss-Seidel 
 order) and in Jacobi order (each round reads the distances of the round before: more),
 and with near-far buckets of width ``delta`` (``near_far=True``: a task scatters only
 below its row's bound; after a round with none below, the bound is ``delta`` past the
-nearest waiting task), to choose ``delta`` before a GPU run.  Counts per arc and per source, averaged over a few
-sources.
+nearest waiting task), to choose ``delta`` before a GPU run.  Counts per arc and per
+source, averaged over a few sources.
 
 Run: ``python bench/task_parallel_model.py --vertices 1000000 --deltas 25,50,100,200,400``
 (about a minute on the CI box).

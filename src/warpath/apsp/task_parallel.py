@@ -198,7 +198,7 @@ def _delta_in(dtype, delta, longest):
 
     Examples
     --------
-    >>> _delta_in(np.dtype(np.int32), 2.6, 100), _delta_in(np.dtype(np.int32), 1e12, 100)
+    >>> int(_delta_in(np.dtype(np.int32), 2.6, 100)), int(_delta_in(np.dtype(np.int32), 1e12, 100))
     (3, 101)
     >>> float(_delta_in(np.dtype(np.float32), float("inf"), 7.5))
     8.5
