@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import math
 import os
 import socket
@@ -327,7 +328,6 @@ if hasattr(os, "register_at_fork"):
 def _finish(writes) -> None:
     """Wait for every write, then raise the first one's error, if any (no write is left
     running on a buffer that the caller reuses or frees)."""
-    writes = [write for write in writes if write is not None]
     futures_wait(writes)
     for write in writes:
         write.result()
@@ -383,8 +383,9 @@ def _write_device_rows(files, start, device_rows) -> None:
                 ary=host.view(device_rows.dtype).reshape(rows, width))
             writes[slot] = [_writers().submit(_write_piece, path, position, host[at:at + size])
                             for path, position, at, size in files.pieces(start + first, rows)]
-    finally:
+    except BaseException:
         futures_wait([write for slot in writes for write in slot])
+        raise
     _finish([write for slot in writes for write in slot])
 
 
@@ -614,10 +615,12 @@ class _Rows:
             raise
         self.distances, self.predecessors = matrices
         self.layout = _Layout(dtypes[0], dtypes[1], *files)
-        in_memory = [path for striped in self._striped for path in striped.paths]
-        in_memory += self._temporary
+        # The distances' and predecessors' files in turn: the order batches write them in.
+        per_matrix = [striped.paths for striped in self._striped]
+        per_matrix += [[path] for path in self._temporary]
+        in_turn = [p for paths in itertools.zip_longest(*per_matrix) for p in paths if p]
         self._allocation = shared_rows.Preallocation(
-            sorted((p for p in in_memory if p.startswith("/dev/shm/")), key=_stripe_order))
+            [path for path in in_turn if path.startswith("/dev/shm/")])
 
     def _matrix(self, shape, dtype, path):
         """One result matrix and the :class:`shared_rows.RowFiles` the workers write it by
@@ -660,12 +663,6 @@ class _Rows:
         self._striped, self._temporary = [], []
 
 
-def _stripe_order(path):
-    """Sort key that puts the distances' and predecessors' stripe ``k`` side by side (the
-    order batches write them in)."""
-    return path.rsplit("-", 1)[-1], path
-
-
 def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Rows:
     """The result matrices for ``transfer`` (see :func:`choose_transfer`); ``"auto"`` falls
     back to ``"send"`` when the workers cannot open the client's files."""
@@ -673,9 +670,9 @@ def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Row
     rows = _Rows(shape, dtypes, out, predecessors_out, chosen)
     if chosen == "send":
         return rows
-    unseen = rows.layout.distance_files.path_of(0)
+    path = rows.layout.distance_files.path_of(0)
     try:
-        seen = _workers_see(client, unseen)
+        seen = _workers_see(client, path)
     except BaseException:
         rows.release()
         raise
@@ -683,7 +680,7 @@ def _result_rows(client, transfer, shape, dtypes, out, predecessors_out) -> _Row
         return rows
     rows.release()
     if transfer == "shared":
-        raise DeviceError(f"transfer='shared': the workers cannot open {unseen}, a file of the "
+        raise DeviceError(f"transfer='shared': the workers cannot open {path}, a file of the "
                           "client's host; use transfer='send'")
     return _Rows(shape, dtypes, out, predecessors_out, "send")
 

@@ -120,19 +120,19 @@ def _near_far_steps():
     from ..cuda.flags import mark_changed
     from ..cuda.mappings import tasks
     from ..cuda.operators import advance, per_row
+    from .gpu_rows import mask_functions
+
+    in_mask, _ = mask_functions()
 
     @cuda.jit(device=True)
     def in_bucket(state, row, u, r):
         """Fig. 9 line 8, within the row's bucket: <u, s> leaves M and scatters if
         d[u, s] is below the bound, else waits in the next round's M."""
-        i = u * state[2] + row
-        slot = (r & 1) * state[3] + i
-        if state[1][slot] == 0:
-            return False, state[4]
-        state[1][slot] = 0  # only this task's thread touches round r's mask in round r
-        du = state[0][i]
+        active, du = in_mask(state, row, u, r)
+        if not active:
+            return False, du
         if du >= state[6][row]:
-            state[1][((r + 1) & 1) * state[3] + i] = 1
+            state[1][((r + 1) & 1) * state[3] + u * state[2] + row] = 1
             state[7][state[2] + row] = 1
             cuda.atomic.min(state[9], row, du)
             return False, state[4]
