@@ -134,14 +134,15 @@ def workload(name, args):
 
 
 @contextlib.contextmanager
-def cluster(n, cpu):
+def cluster(n, cpu, threads):
     if cpu:
-        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+        local = LocalCluster(n_workers=n, threads_per_worker=threads, processes=True,
                              dashboard_address=":0")
     else:
         from dask_cuda import LocalCUDACluster
 
-        local = LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(n)), dashboard_address=":0")
+        local = LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(n)), threads_per_worker=threads,
+                                 dashboard_address=":0")
     with local, Client(local) as client:
         yield client
 
@@ -163,8 +164,8 @@ def run_workload(name, args, device, out):
     reference = warpath.multi_source(graph, sample, device=device, predecessors=False)
     print(f"{description}: the single-{device} reference on {sample.size} sampled rows took "
           f"{time.perf_counter() - start:.1f} s ({reference.stats['method']})", flush=True)
-    for n in args.gpus:
-        with cluster(n, args.cpu) as client:
+    for n, threads in ((n, t) for n in args.gpus for t in args.worker_threads):
+        with cluster(n, args.cpu, threads) as client:
             warm = time.perf_counter()
             wd.multi_source(graph, sources[:min(sources.size, 64 * n)], client=client,
                             device=device, predecessors=False, batch_size=16, progress=False)
@@ -204,6 +205,9 @@ def run_workload(name, args, device, out):
                     # how rows reach the client: this tree's stripe files (the earlier
                     # records: "pwrite" into one file, "maps", "maps+prefault")
                     "write_path": WRITE_PATH, "device_kind": args.device_kind,
+                    # threads per worker: with 2, one hands rows over while one solves
+                    "worker_threads": threads,
+                    "gpu_wait_seconds": round(result.stats.get("gpu_wait_seconds", 0.0), 2),
                 }
                 del result
                 gc.collect()
@@ -222,14 +226,21 @@ def fastest(records, series):
     return best
 
 
+def threads_of(record) -> int:
+    """Threads per worker of a record (1 in the records made before the option)."""
+    return record.get("worker_threads", 1)
+
+
 def summary(records):
-    """Lines of speed-up and efficiency per workload, from the fastest run of each N."""
-    best = fastest(records, lambda r: r["workload"])
+    """Lines of speed-up and efficiency per workload and threads per worker, from the fastest
+    run of each N (against one worker with the same threads)."""
+    best = fastest(records, lambda r: (r["workload"], threads_of(r)))
     lines = []
-    for (name, n), r in sorted(best.items()):
-        one = best.get((name, 1))
+    for ((name, threads), n), r in sorted(best.items()):
+        one = best.get(((name, threads), 1))
         speedup = one["seconds"] / r["seconds"] if one else float("nan")
-        lines.append(f"{r['description']}: {n} worker(s) {r['seconds']:.2f} s, "
+        lines.append(f"{r['description']}: {n} worker(s) of {threads} thread(s) "
+                     f"{r['seconds']:.2f} s, "
                      f"speed-up {speedup:.2f}, efficiency {speedup / n:.0%}, "
                      f"{r['batches']} batches of {r['batch_size']}, solve "
                      f"{r.get('solve_seconds', float('nan')):.1f} s and hand-over "
@@ -248,7 +259,8 @@ def plot(results, png):
 
     records = [json.loads(line) for line in open(results) if line.strip()]
     best = {key: r["seconds"] for key, r in fastest(records, lambda r: r["description"] + (
-        f" [{r['write_path']}]" if "write_path" in r else "")).items()}
+        f" [{r['write_path']}" + (f", {threads_of(r)} threads a worker]" if threads_of(r) > 1
+                                  else "]") if "write_path" in r else "")).items()}
     figure, axes = plt.subplots(figsize=(7, 4.5))
     counts = sorted({n for _, n in best})
     axes.plot(counts, counts, "k--", label="ideal")
@@ -279,6 +291,8 @@ def main(argv=None):
                         help="touch and free this much host memory first")
     parser.add_argument("--json", default="distributed-scaling.jsonl")
     parser.add_argument("--cpu", action="store_true", help="CPU worker processes")
+    parser.add_argument("--worker-threads", default=str(wd.GPU_WORKER_THREADS),
+                        help="threads per worker, comma-separated (each a run of its own)")
     parser.add_argument("--device-kind", default="",
                         help="the machine's name, kept in each record (e.g. nvidia-h100-x2)")
     parser.add_argument("--plot", nargs=2, metavar=("RESULTS", "PNG"))
@@ -287,6 +301,7 @@ def main(argv=None):
         plot(*args.plot)
         return
     args.gpus = [int(n) for n in args.gpus.split(",")]
+    args.worker_threads = [int(n) for n in args.worker_threads.split(",")]
     if args.grow_memory:
         print("host memory:", json.dumps(grow_memory(args.grow_memory)), flush=True)
     device = "cpu" if args.cpu else "cuda"

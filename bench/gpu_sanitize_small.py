@@ -5,6 +5,7 @@
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py bfs   # BFS methods only
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py apsp  # many-source only
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py fill  # full-GPU grids
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py handover  # Dask rows
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -135,6 +136,28 @@ def check_fill():
     return failures + check_bfs([g])
 
 
+def check_handover():
+    """warpath.distributed on an in-process GPU worker of two threads: batches solved in turn,
+    each one's rows copied on its thread's own stream into the shared files in blocks of a
+    few rows, while the other thread solves.  The failures."""
+    from distributed import Client
+
+    import warpath.distributed as wd
+
+    wd.STAGING_BYTES = 4096  # blocks of a few rows: many copies, every buffer of the ring reused
+    g = gen.random(3000, 18000, seed=14)
+    sources = np.arange(0, 3000, 7)
+    single = warpath.multi_source(g, sources, device="cuda", predecessors=False)
+    with Client(processes=False, n_workers=1, threads_per_worker=2,
+                dashboard_address=":0") as client:
+        m = wd.multi_source(g, sources, client=client, device="cuda", predecessors=False,
+                            batch_size=40, transfer="shared", progress=False)
+    ok = np.array_equal(m.distances, single.distances) and m.stats["transfer"] == "shared"
+    print(g.num_vertices, "distributed hand-over", m.stats["batches"], "batches",
+          "ok" if ok else "WRONG", flush=True)
+    return int(not ok)
+
+
 def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
@@ -149,6 +172,10 @@ def main(argv):
         return 1 if failures else 0
     if argv[1:] == ["fill"]:
         failures = check_fill()
+        print("failures:", failures)
+        return 1 if failures else 0
+    if argv[1:] == ["handover"]:
+        failures = check_handover()
         print("failures:", failures)
         return 1 if failures else 0
     if argv[1:] == ["bfs"]:

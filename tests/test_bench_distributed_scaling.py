@@ -29,9 +29,10 @@ def test_runs_on_one_and_two_workers_and_records_each(scaling, tmp_path, capsys)
     results = tmp_path / "runs.jsonl"
     scaling.main(["--cpu", "--gpus", "1,2", "--repeat", "1", "--workloads", "apsp-random",
                   "--apsp-vertices", "300", "--sample", "5", "--json", str(results),
-                  "--device-kind", "test-box"])
+                  "--device-kind", "test-box", "--worker-threads", "1,2"])
     records = [json.loads(line) for line in results.read_text().splitlines()]
-    assert [r["workers"] for r in records] == [1, 2]
+    assert [(r["workers"], r["worker_threads"]) for r in records] == [(1, 1), (1, 2), (2, 1),
+                                                                       (2, 2)]
     for r in records:
         assert r["sources"] == 300 and r["checked_rows"] == 5 and r["device"] == "cpu"
         assert sum(r["rows_per_worker"]) == 300 and len(r["rows_per_worker"]) == r["workers"]

@@ -363,6 +363,72 @@ def test_rows_go_from_a_device_array_into_the_files(tmp_path, monkeypatch):
             wd._distance_rows(on_gpu, [0, 1, 2, 0], None, expected.dtype), expected)
 
 
+class _FakeMark:
+    def __init__(self, marks):
+        self.released = False
+        marks.append(self)
+
+    def release(self):
+        self.released = True
+
+
+def test_a_gpu_workers_threads_solve_in_turn_and_hand_over_beside(tmp_path, monkeypatch):
+    # Two threads of one GPU worker (here solving on the CPU, the worker taken for a GPU
+    # one): the second batch is solved while the first batch's rows wait to be written,
+    # and never two batches are solved at once.
+    g = random_graph()
+    shipment, _ = wd._shipment(g)
+    files = shared_files(tmp_path, (np.float64,), (g.num_vertices, g.num_vertices))
+    layout = wd._Layout(np.dtype(np.float64), None, files[0])
+    solving, marks, results = [], [], []
+    real_solve, real_write = wd.api.multi_source, wd._write_rows
+
+    def solve_alone(*args, **kwargs):
+        solving.append(1)
+        assert len(solving) == 1, "two batches solved at once"
+        time.sleep(0.05)
+        try:
+            return real_solve(*args, **kwargs)
+        finally:
+            solving.pop()
+
+    first_writing, release = threading.Event(), threading.Event()
+
+    def held_write(files, start, rows):
+        if start == 0:
+            first_writing.set()
+            assert release.wait(30)
+        real_write(files, start, rows)
+
+    monkeypatch.setattr(wd.api, "multi_source", solve_alone)
+    monkeypatch.setattr(wd, "_runs_on", lambda device, method: "cuda")
+    monkeypatch.setattr(wd, "_gpu_mark", lambda: _FakeMark(marks))
+    monkeypatch.setattr(wd, "_write_rows", held_write)
+    first = threading.Thread(target=lambda: results.append(
+        wd._solve_batch(shipment, np.arange(0, 75), 0, layout, "auto", "cpu", {})))
+    first.start()
+    assert first_writing.wait(60)
+    second = wd._solve_batch(shipment, np.arange(75, 150), 75, layout, "auto", "cpu", {})
+    assert first.is_alive(), "the second batch waited for the first one's hand-over"
+    release.set()
+    first.join()
+    assert len(marks) == 2 and all(m.released for m in marks)
+    for stats in (second[2], results[0][2]):
+        assert stats["gpu_wait_seconds"] >= 0 and stats["solve_seconds"] > 0
+    expected = warpath.multi_source(g, np.arange(150), device="cpu").distances
+    np.testing.assert_array_equal(np.load(files[0].path), expected)
+
+
+def test_batches_leave_room_for_every_thread_of_a_worker():
+    facts = {"a": (2**40, 2**30, "cuda"), "b": (2**40, 2**30, "cuda")}
+    one = wd._batch_size(facts, 10**6, 1000, False, {"a": 1, "b": 1})
+    assert one == 2**29 // (1000 * wd.entry_bytes(False))
+    # worker b runs two threads, each holding a batch: half the rows per batch
+    assert wd._batch_size(facts, 10**6, 1000, False, {"a": 1, "b": 2}) == one // 2
+    # few sources: about BATCHES_PER_THREAD batches per thread of all the workers
+    assert wd._batch_size(facts, 600, 1000, False, {"a": 2, "b": 1}) == 50
+
+
 @pytest.fixture
 def one_writer(monkeypatch):
     """One writer thread, staging buffers of three rows of 4,000 bytes (two of them)."""
@@ -479,6 +545,9 @@ def test_local_cuda_cluster_matches_the_single_gpu_call():
     assert shared._arrays._raw().dtype == np.int32  # the GPU's compact type, as the single call
     with wd.cluster_client(workers=1) as c:  # what `warpath apsp --workers 1` runs on
         assert type(c.cluster).__name__ == "LocalCUDACluster"
+        assert list(c.nthreads().values()) == [wd.GPU_WORKER_THREADS]
+        threaded = wd.multi_source(g, sources, client=c)  # one thread's rows beside a solve
+        assert_same_matrix(threaded, single)
         negative = negative_graph()
         np.testing.assert_array_equal(wd.apsp(negative, client=c).distances,
                                       warpath.apsp(negative).distances)

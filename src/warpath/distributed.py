@@ -36,6 +36,12 @@ How a query runs:
    per stripe of rows mapped side by side (:mod:`warpath.shared_rows`), since
    Linux writes one file for one writer at a time.  Otherwise the rows are sent
    to the client through Dask's comms (``transfer="send"``).
+5. A GPU worker runs :data:`GPU_WORKER_THREADS` threads (the local clusters made
+   here do; a worker with one thread works too, without the overlap): one thread
+   at a time solves on the GPU, and the others hand their finished batches'
+   rows over meanwhile, their copies on streams of their own
+   (:mod:`warpath.cuda.side_stream`), so a worker's time is about its GPU work
+   rather than its GPU work plus its hand-over.
 
 A worker that dies mid-run loses nothing: the scheduler reruns its batches on
 the others (a batch cancelled because the graph's only copy died with the worker
@@ -61,6 +67,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import itertools
 import math
 import os
@@ -102,6 +109,9 @@ MEMORY_FRACTION = 0.5
 BATCHES_PER_THREAD = 4
 # Batches in flight per worker thread: one running, one queued behind it.
 IN_FLIGHT_PER_THREAD = 2
+#: Threads of each GPU worker of the local clusters made here: while one solves a batch on
+#: the GPU, another writes the previous batch's rows into the result.
+GPU_WORKER_THREADS = 2
 # Seconds to wait for a first worker before saying the cluster has none.
 WORKER_TIMEOUT = 60.0
 
@@ -216,24 +226,57 @@ def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, dev
     ``None`` when they were written into the shared files.
     """
     began = time.perf_counter()
-    result = api.multi_source(shipment.graph, batch, method=method, device=device,
-                              predecessors=layout.predecessor_dtype is not None, **options)
+    on_gpu = _runs_on(device, method) == "cuda"
+    with _gpu_turn if on_gpu else contextlib.nullcontext():
+        turn = time.perf_counter()
+        result = api.multi_source(shipment.graph, batch, method=method, device=device,
+                                  predecessors=layout.predecessor_dtype is not None, **options)
+        # The rows are copied after this batch's kernels alone, not after the next batch's,
+        # which another thread of this worker queues once the turn is passed on.
+        done = _gpu_mark() if on_gpu else None
     solved = time.perf_counter()
-    stats = {key: result.stats.get(key) for key in ("method", "device", "iterations",
-                                                    "relaxations")}
-    stats["worker"] = _worker_address()
-    h = shipment.potentials
-    distances = _hand_over(layout.distance_files, start,
-                           result.device_distances if h is None else None, layout.distance_dtype,
-                           lambda: _distance_rows(result, batch, h, layout.distance_dtype))
-    predecessors = None
-    if layout.predecessor_dtype is not None:
-        predecessors = _hand_over(layout.predecessor_files, start,
-                                  result._arrays.device_predecessors, layout.predecessor_dtype,
-                                  lambda: _predecessor_rows(result, layout.predecessor_dtype))
-    stats["solve_seconds"] = solved - began
+    try:
+        stats = {key: result.stats.get(key) for key in ("method", "device", "iterations",
+                                                        "relaxations")}
+        stats["worker"] = _worker_address()
+        h = shipment.potentials
+        distances = _hand_over(layout.distance_files, start,
+                               result.device_distances if h is None else None,
+                               layout.distance_dtype,
+                               lambda: _distance_rows(result, batch, h, layout.distance_dtype),
+                               done)
+        predecessors = None
+        if layout.predecessor_dtype is not None:
+            predecessors = _hand_over(layout.predecessor_files, start,
+                                      result._arrays.device_predecessors,
+                                      layout.predecessor_dtype,
+                                      lambda: _predecessor_rows(result, layout.predecessor_dtype),
+                                      done)
+    finally:
+        if done is not None:
+            done.release()
+    stats["gpu_wait_seconds"] = turn - began
+    stats["solve_seconds"] = solved - turn
     stats["hand_over_seconds"] = time.perf_counter() - solved
     return distances, predecessors, stats
+
+
+# One batch at a time solves on a worker's GPU; its other threads hand rows over meanwhile.
+_gpu_turn = threading.Lock()
+
+
+def _gpu_mark():
+    from .cuda import side_stream
+
+    return side_stream.mark()
+
+
+@functools.lru_cache(maxsize=None)
+def _runs_on(device, method) -> str:
+    """On a worker: the device that ``device=`` and ``method=`` resolve to there."""
+    from .device import resolve_device
+
+    return resolve_device(device, "multi_source", method)
 
 
 def _worker_address():
@@ -244,14 +287,15 @@ def _worker_address():
         return None
 
 
-def _hand_over(files, start, device_rows, dtype, host_rows):
+def _hand_over(files, start, device_rows, dtype, host_rows, done=None):
     """The rows to send (``files`` is ``None``), else ``None`` once they are in ``files``
     (:class:`shared_rows.RowFiles`): straight from the GPU when ``device_rows`` are there in
-    ``dtype``, else ``host_rows()``."""
+    ``dtype`` (copied after the work that ``done``, a :class:`side_stream.Mark`, marks),
+    else ``host_rows()``."""
     if files is None:
         return host_rows()
     if hasattr(device_rows, "copy_to_host") and device_rows.dtype == dtype:
-        _write_device_rows(files, start, device_rows)
+        _write_device_rows(files, start, device_rows, done)
     else:
         _write_rows(files, start, host_rows())
     return None
@@ -364,10 +408,13 @@ def _staging_buffers(nbytes):
     return buffers
 
 
-def _write_device_rows(files, start, device_rows) -> None:
+def _write_device_rows(files, start, device_rows, done=None) -> None:
     """On a GPU worker: its rows copied to the host a block at a time into page-locked
     buffers (full-speed copies, no page faults) in turn, each block's pieces (one per stripe
-    file it covers) written by the writer threads while this thread copies the next."""
+    file it covers) written by the writer threads while this thread copies the next.
+
+    With ``done`` (a :class:`side_stream.Mark`) the copies wait only for the marked work, on
+    this thread's own stream; without, they are numba's copies on its default stream."""
     count, width = device_rows.shape
     row_bytes = width * device_rows.dtype.itemsize
     buffers = _staging_buffers(max(STAGING_BYTES, row_bytes))
@@ -379,8 +426,11 @@ def _write_device_rows(files, start, device_rows) -> None:
             slot = block % len(buffers)
             _finish(writes[slot])  # the buffer's previous block is written
             host = buffers[slot][:rows * row_bytes]
-            device_rows[first:first + rows].copy_to_host(
-                ary=host.view(device_rows.dtype).reshape(rows, width))
+            block_rows = device_rows[first:first + rows]
+            if done is None:
+                block_rows.copy_to_host(ary=host.view(device_rows.dtype).reshape(rows, width))
+            else:
+                done.copy_to_host(block_rows, host)
             writes[slot] = [_writers().submit(_write_piece, path, position, host[at:at + size])
                             for path, position, at, size in files.pieces(start + first, rows)]
     except BaseException:
@@ -400,9 +450,9 @@ def _distance_block(shipment, batch, method, device, options):
 def _worker_facts(device, method, dask_worker=None):
     """On a worker (through ``client.run``): ``(host bytes, free GPU bytes or None, the
     device that ``device=`` and ``method=`` run on there)``."""
-    from .device import resolve_device, simulated
+    from .device import simulated
 
-    runs_on = resolve_device(device, "multi_source", method)
+    runs_on = _runs_on(device, method)
     host = dask_worker.memory_manager.memory_limit if dask_worker is not None else None
     host = host or available_memory() or 0
     gpu = None
@@ -413,13 +463,23 @@ def _worker_facts(device, method, dask_worker=None):
     return int(host), gpu, runs_on
 
 
-def _batch_size(facts, num_sources, num_vertices, predecessors, threads) -> int:
-    """Rows per batch: what the tightest worker's memory holds, capped so each worker
-    thread gets about ``BATCHES_PER_THREAD`` batches."""
+def _batch_size(facts, num_sources, num_vertices, predecessors, worker_threads) -> int:
+    """Rows per batch: what the tightest worker's memory holds with a batch per thread
+    (``worker_threads``: threads per worker address, ``client.nthreads()``), capped so each
+    worker thread gets about ``BATCHES_PER_THREAD`` batches.
+
+    Examples
+    --------
+    >>> facts = {"a": (64 * 2**30, 8 * 2**30, "cuda")}   # 64 GiB host, 8 GiB free GPU
+    >>> _batch_size(facts, 10**6, 10**5, False, {"a": 1}), _batch_size(
+    ...     facts, 10**6, 10**5, False, {"a": 2})
+    (2684, 1342)
+    """
     row_bytes = num_vertices * entry_bytes(predecessors)
-    fits = min(rows_per_batch(host if gpu is None else min(host, gpu), row_bytes)
-               for host, gpu, _ in facts.values())
-    balanced = math.ceil(num_sources / (BATCHES_PER_THREAD * threads))
+    fits = min(rows_per_batch((host if gpu is None else min(host, gpu))
+                              // max(1, worker_threads.get(address, 1)), row_bytes)
+               for address, (host, gpu, _) in facts.items())
+    balanced = math.ceil(num_sources / (BATCHES_PER_THREAD * sum(worker_threads.values())))
     return max(1, min(fits, balanced, num_sources))
 
 
@@ -846,7 +906,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
     _scatter(client, graph)  # sent before the workers are asked their facts
     facts = client.run(_worker_facts, device, method)
     size = int(batch_size) if batch_size else _batch_size(
-        facts, sources.size, graph.num_vertices, predecessors, threads)
+        facts, sources.size, graph.num_vertices, predecessors, client.nthreads())
     batches = _split(sources, size)
     dtypes = _stored_types(graph, sorted({runs_on for _, _, runs_on in facts.values()}),
                            shipment.potentials is not None, predecessors, out, predecessors_out)
@@ -943,12 +1003,12 @@ def distance_array(graph, sources=None, *, client=None, method="auto", device="a
     graph = api.as_graph(graph)
     if sources is None:
         sources = np.arange(graph.num_vertices, dtype=np.int64)
-    client, graph, sources, threads = _prepare(client, graph, sources, method)
+    client, graph, sources, _ = _prepare(client, graph, sources, method)
     _shipment(graph)
     shipment = _scatter(client, graph)
     size = int(batch_size) if batch_size else _batch_size(
         client.run(_worker_facts, device, method), sources.size, graph.num_vertices, False,
-        threads)
+        client.nthreads())
     n = graph.num_vertices
     solve = dask.delayed(_distance_block, pure=True)
     blocks = [da.from_delayed(solve(shipment, batch, method, device, options),
@@ -1006,6 +1066,7 @@ def _local_cluster(workers, device):
             if workers > gpus:
                 raise DeviceError(f"{workers} GPU workers asked for but {gpus} GPU(s) visible")
             return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(workers)),
+                                    threads_per_worker=GPU_WORKER_THREADS,
                                     dashboard_address=":0")
     # ":0": a free port. The scheduler starts its HTTP server even without a dashboard,
     # and a second cluster on the default port 8787 fails to start.

@@ -1,0 +1,56 @@
+"""Copies after marked work, on a stream of their own (warpath.cuda.side_stream)."""
+
+import threading
+
+import numpy as np
+import pytest
+from numba import cuda
+
+from warpath.cuda import side_stream
+
+
+@cuda.jit
+def _fill_rows(rows, value):
+    i, j = cuda.grid(2)
+    if i < rows.shape[0] and j < rows.shape[1]:
+        rows[i, j] = value + i * rows.shape[1] + j
+
+
+def test_copies_what_the_marked_kernels_wrote():
+    rows = cuda.device_array((6, 40), np.int32)
+    _fill_rows[(1, 2), (8, 32)](rows, 7)
+    done = side_stream.mark()
+    host = cuda.pinned_array(6 * 40 * 4, np.uint8)
+    # a block of rows of a larger array, as the distributed hand-over copies them
+    done.copy_to_host(rows[2:5], host[:3 * 40 * 4])
+    expected = 7 + np.arange(6 * 40, dtype=np.int32).reshape(6, 40)
+    np.testing.assert_array_equal(host[:3 * 40 * 4].view(np.int32).reshape(3, 40),
+                                  expected[2:5])
+    done.release()
+    done.release()  # a second release does nothing
+
+
+def test_each_thread_copies_on_its_own_stream():
+    rows = cuda.to_device(np.arange(100, dtype=np.int64))
+    done = side_stream.mark()
+    copies = [np.zeros(100, np.int64) for _ in range(3)]
+    threads = [threading.Thread(target=done.copy_to_host, args=(rows, host)) for host in copies]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.release()
+    for host in copies:
+        np.testing.assert_array_equal(host, np.arange(100))
+
+
+def test_refuses_other_sizes_and_a_released_mark():
+    rows = cuda.to_device(np.zeros((2, 3), np.float32))
+    done = side_stream.mark()
+    with pytest.raises(ValueError, match="sizes differ"):
+        done.copy_to_host(rows, np.zeros(5, np.float32))
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        done.copy_to_host(rows, np.zeros((3, 2), np.float32).T)
+    done.release()
+    with pytest.raises(ValueError, match="released"):
+        done.copy_to_host(rows, np.zeros((2, 3), np.float32))
