@@ -244,7 +244,9 @@ def summary(records):
                      f"speed-up {speedup:.2f}, efficiency {speedup / n:.0%}, "
                      f"{r['batches']} batches of {r['batch_size']}, solve "
                      f"{r.get('solve_seconds', float('nan')):.1f} s and hand-over "
-                     f"{r.get('hand_over_seconds', float('nan')):.1f} s summed over workers, "
+                     f"{r.get('hand_over_seconds', float('nan')):.1f} s summed over workers "
+                     f"(waiting for the GPU {r.get('gpu_wait_seconds', float('nan')):.1f} s), "
+                     f"rows per worker {r['rows_per_worker']}, "
                      f"peak GPU GiB {r['peak_gpu_gib']}")
     return lines
 

@@ -571,6 +571,26 @@ class _CancelsOneBatch:
         return getattr(self._client, name)
 
 
+def test_each_worker_gets_a_new_batch_when_one_of_its_batches_ends(client, monkeypatch):
+    # Left to the scheduler, most batches would go where the graph's one copy lives.
+    placed, submit = [], client.submit
+
+    def recording(*args, **kwargs):
+        placed.append(kwargs.get("workers"))
+        return submit(*args, **kwargs)
+
+    monkeypatch.setattr(client, "submit", recording)
+    m = wd.multi_source(random_graph(), np.arange(40), client=client, device="cpu",
+                        batch_size=2)
+    workers = sorted(client.nthreads())
+    first = wd.IN_FLIGHT_PER_THREAD * len(workers)  # one thread a worker
+    assert placed[:first] == [[w] for w in workers] * wd.IN_FLIGHT_PER_THREAD  # in turns
+    assert len(placed) == 20 and all(w is not None and w[0] in workers for w in placed)
+    assert sorted(m.stats["rows_per_worker"]) == workers
+    np.testing.assert_array_equal(m.distances, warpath.multi_source(
+        random_graph(), np.arange(40), device="cpu").distances)
+
+
 def test_a_cancelled_batch_is_submitted_again(client):
     g = random_graph()
     proxy = _CancelsOneBatch(client)

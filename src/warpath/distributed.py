@@ -546,7 +546,7 @@ def _check_sources(graph: Graph, sources) -> np.ndarray:
 
 
 def _prepare(client, graph, sources, method):
-    """Validate on the client; return ``(client, graph, sources, worker threads)``."""
+    """Validate on the client; return ``(client, graph, sources)``."""
     client = _client(client)
     graph = api.as_graph(graph)
     if graph.num_vertices == 0:
@@ -558,8 +558,7 @@ def _prepare(client, graph, sources, method):
     except TimeoutError:
         raise DeviceError(f"no Dask worker joined the cluster of {client} within "
                           f"{WORKER_TIMEOUT:.0f} s") from None
-    threads = sum(client.nthreads().values())
-    return client, graph, sources, threads
+    return client, graph, sources
 
 
 def _split(sources, size):
@@ -751,9 +750,17 @@ def _show_progress(progress) -> bool:
     return hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
 
 
-def _run_batches(client, ship, batches, solve_args, retries, in_flight, bar, on_result):
+def _run_batches(client, ship, batches, solve_args, retries, worker_threads, bar, on_result):
     """Submit the batches a few at a time and hand each finished one to ``on_result``, with
     its first row's index and its number of rows.
+
+    Each worker is given ``IN_FLIGHT_PER_THREAD`` batches per thread (``worker_threads``:
+    threads per worker address), then a new batch whenever one of its batches finishes: a
+    worker that runs faster gets more batches.  Left to itself the scheduler would send
+    most batches to the worker that holds the graph (its only copy: Dask's active memory
+    manager drops the others), and the run would last as long as that worker's queue.  The
+    placement is a preference (``allow_other_workers``): a batch of a worker that dies
+    runs elsewhere.
 
     ``ship(stale)`` gives the future of the graph on the workers, sent again when it is
     ``stale``.  A batch whose future the scheduler cancels (it forgets a task whose worker
@@ -768,23 +775,27 @@ def _run_batches(client, ship, batches, solve_args, retries, in_flight, bar, on_
     outstanding = set()
     pending = distributed.as_completed()
 
-    def submit(i, attempt=0, stale=None):
+    def submit(i, attempt=0, stale=None, worker=None):
         shipment = ship(stale)
+        placement = {} if worker is None else {"workers": [worker], "allow_other_workers": True}
         future = client.submit(_solve_batch, shipment, batches[i], int(starts[i]), *solve_args,
                                key=f"warpath-batch-{run}-{i}-{attempt}", retries=retries,
-                               pure=False)
+                               pure=False, **placement)
         index_of[future.key] = (i, attempt, shipment)
         outstanding.add(future)
         pending.add(future)
 
-    def submit_next():
+    def submit_next(worker):
         item = next(todo, None)
         if item is not None:
-            submit(item[0])
+            submit(item[0], worker=worker)
 
     try:
-        for _ in range(in_flight):
-            submit_next()
+        # in turns over the workers, so that a run of few batches spreads over all of them
+        for turn in range(IN_FLIGHT_PER_THREAD * max(worker_threads.values(), default=1)):
+            for worker, threads in sorted(worker_threads.items()):
+                if turn < IN_FLIGHT_PER_THREAD * threads:
+                    submit_next(worker)
         for future in pending:
             i, attempt, shipment = index_of.pop(future.key)
             outstanding.discard(future)
@@ -798,7 +809,7 @@ def _run_batches(client, ship, batches, solve_args, retries, in_flight, bar, on_
             on_result(int(starts[i]), int(batches[i].size), *solved)
             future.release()
             bar.update(1)
-            submit_next()
+            submit_next(solved[2].get("worker"))
     finally:
         if outstanding:  # an error stopped the run: drop what is still queued
             client.cancel(list(outstanding))
@@ -892,7 +903,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
     ([[1.0, 5.0, 0.0], [0.0, 4.0, 2.0]], [2, 0, 1])
     """
     start = time.perf_counter()
-    client, graph, sources, threads = _prepare(client, graph, sources, method)
+    client, graph, sources = _prepare(client, graph, sources, method)
     if out is not None and predecessors and predecessors_out is None:
         raise ValueError("with out= and predecessors=True, name a predecessors_out= .npy file "
                          "too (or pass predecessors=False)")
@@ -916,7 +927,8 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
 
     rows = _result_rows(client, transfer, (sources.size, graph.num_vertices), dtypes, out,
                         predecessors_out)
-    totals = dict(potential_stats, solve_seconds=0.0, hand_over_seconds=0.0)
+    totals = dict(potential_stats, gpu_wait_seconds=0.0, solve_seconds=0.0,
+                  hand_over_seconds=0.0)
     ran = {"method": set(), "device": set()}
     rows_per_worker = {}
 
@@ -924,7 +936,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
         rows.put(first_row, distances, batch_predecessors)
         for key in ("iterations", "relaxations"):
             totals[key] += int(stats[key] or 0)
-        for key in ("solve_seconds", "hand_over_seconds"):
+        for key in ("gpu_wait_seconds", "solve_seconds", "hand_over_seconds"):
             totals[key] += stats[key]
         for key in ran:
             ran[key].add(str(stats[key]))
@@ -936,7 +948,7 @@ def multi_source(graph, sources, *, client=None, method="auto", device="auto",
                   file=sys.stderr, disable=not _show_progress(progress), leave=False) as bar:
             _run_batches(client, lambda stale: _scatter(client, graph, stale), batches,
                          (rows.layout, method, device, options), retries,
-                         IN_FLIGHT_PER_THREAD * threads, bar, on_result)
+                         client.nthreads(), bar, on_result)
     finally:
         rows.release()
     stats = {"method": "+".join(sorted(ran["method"])),
@@ -1003,7 +1015,7 @@ def distance_array(graph, sources=None, *, client=None, method="auto", device="a
     graph = api.as_graph(graph)
     if sources is None:
         sources = np.arange(graph.num_vertices, dtype=np.int64)
-    client, graph, sources, _ = _prepare(client, graph, sources, method)
+    client, graph, sources = _prepare(client, graph, sources, method)
     _shipment(graph)
     shipment = _scatter(client, graph)
     size = int(batch_size) if batch_size else _batch_size(
