@@ -48,6 +48,10 @@ from bench_cpu_dijkstra import dataset  # a script beside this one
 NE_FILE = "USA-road-NE.pace16.gr.xz"
 #: The shared hand-over of this tree: a file per 64 MiB stripe, written by 4 threads a worker.
 WRITE_PATH = f"stripes x{wd.WRITE_THREADS}"
+#: Who places the batches on the workers in this tree: the client, a new batch to the worker
+#: that finished one (records without the key: the scheduler, which favoured the worker
+#: holding the graph).
+PLACEMENT = "client"
 
 
 def meminfo() -> dict:
@@ -206,7 +210,8 @@ def run_workload(name, args, device, out):
                     # records: "pwrite" into one file, "maps", "maps+prefault")
                     "write_path": WRITE_PATH, "device_kind": args.device_kind,
                     # threads per worker: with 2, one hands rows over while one solves
-                    "worker_threads": threads,
+                    "worker_threads": threads, "placement": PLACEMENT,
+                    "date": time.strftime("%Y-%m-%d"),
                     "gpu_wait_seconds": round(result.stats.get("gpu_wait_seconds", 0.0), 2),
                 }
                 del result
@@ -251,18 +256,29 @@ def summary(records):
     return lines
 
 
+def series_label(record) -> str:
+    """A plot line's name: the workload, how rows reach the client, threads per worker and,
+    for runs before the client placed the batches, the scheduler's placement."""
+    how = [record.get("write_path", "")]
+    if threads_of(record) > 1:
+        how.append(f"{threads_of(record)} threads a worker")
+    if "write_path" in record and record.get("placement", "scheduler") != "client":
+        how.append("scheduler placement")
+    return f"{record['description']} [{', '.join(h for h in how if h)}]"
+
+
 def plot(results, png):
-    """Speed-up against GPUs from the fastest run of each count: one line per workload and
-    write path (``write_path``, when the records name one) measured on two counts or more."""
+    """Speed-up against GPUs from the fastest run of each count, the runs of the newest date
+    in ``results``: one line per :func:`series_label` measured on two counts or more."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     records = [json.loads(line) for line in open(results) if line.strip()]
-    best = {key: r["seconds"] for key, r in fastest(records, lambda r: r["description"] + (
-        f" [{r['write_path']}" + (f", {threads_of(r)} threads a worker]" if threads_of(r) > 1
-                                  else "]") if "write_path" in r else "")).items()}
+    newest = max((r.get("date", "") for r in records), default="")
+    records = [r for r in records if r.get("date", "") == newest]
+    best = {key: r["seconds"] for key, r in fastest(records, series_label).items()}
     figure, axes = plt.subplots(figsize=(7, 4.5))
     counts = sorted({n for _, n in best})
     axes.plot(counts, counts, "k--", label="ideal")
@@ -275,7 +291,7 @@ def plot(results, png):
     axes.set_ylabel("speed-up over one GPU")
     axes.set_xticks(counts)
     axes.legend(fontsize=6)
-    axes.set_title("warpath.distributed on the GPUs of one host")
+    axes.set_title(f"warpath.distributed on the GPUs of one host ({newest})")
     figure.tight_layout()
     figure.savefig(png, dpi=120)
 

@@ -63,3 +63,12 @@ def test_plot_draws_a_png(scaling, tmp_path):
                                           "write_path": "pwrite"}) for n in (1, 2)))
     scaling.plot(str(runs), str(tmp_path / "s.png"))
     assert (tmp_path / "s.png").stat().st_size > 1000
+
+
+def test_series_labels_name_threads_and_the_old_placement(scaling):
+    old = {"description": "w", "write_path": "pwrite"}
+    new = {"description": "w", "write_path": "stripes x4", "worker_threads": 2,
+           "placement": "client"}
+    assert scaling.series_label(old) == "w [pwrite, scheduler placement]"
+    assert scaling.series_label(new) == "w [stripes x4, 2 threads a worker]"
+    assert scaling.series_label({"description": "w"}) == "w []"
