@@ -138,13 +138,14 @@ def check_fill():
 
 def check_handover():
     """warpath.distributed on an in-process GPU worker of two threads: batches solved in turn,
-    each one's rows copied on its thread's own stream into the shared files in blocks of a
-    few rows, while the other thread solves.  The failures."""
+    each one's rows copied on its thread's own stream into the shared files in blocks of
+    three rows, while the other thread solves; then rows sent back (transfer="send"), read
+    the same way.  The failures."""
     from distributed import Client
 
     import warpath.distributed as wd
 
-    wd.STAGING_BYTES = 4096  # blocks of a few rows: many copies, every buffer of the ring reused
+    wd.STAGING_BYTES = 36_000  # blocks of three int32 rows: many copies, the ring reused
     g = gen.random(3000, 18000, seed=14)
     sources = np.arange(0, 3000, 7)
     single = warpath.multi_source(g, sources, device="cuda", predecessors=False)
@@ -152,7 +153,10 @@ def check_handover():
                 dashboard_address=":0") as client:
         m = wd.multi_source(g, sources, client=client, device="cuda", predecessors=False,
                             batch_size=40, transfer="shared", progress=False)
-    ok = np.array_equal(m.distances, single.distances) and m.stats["transfer"] == "shared"
+        sent = wd.multi_source(g, sources, client=client, device="cuda", predecessors=False,
+                               batch_size=40, transfer="send", progress=False)
+    ok = (np.array_equal(m.distances, single.distances) and m.stats["transfer"] == "shared"
+          and np.array_equal(sent.distances, single.distances))
     print(g.num_vertices, "distributed hand-over", m.stats["batches"], "batches",
           "ok" if ok else "WRONG", flush=True)
     return int(not ok)

@@ -374,25 +374,26 @@ class _FakeMark:
 
 def test_a_gpu_workers_threads_solve_in_turn_and_hand_over_beside(tmp_path, monkeypatch):
     # Two threads of one GPU worker (here solving on the CPU, the worker taken for a GPU
-    # one): the second batch is solved while the first batch's rows wait to be written,
-    # and never two batches are solved at once.
+    # one): the second batch asks to solve while the first is solving, and waits its turn;
+    # then it is solved while the first batch's rows wait to be written.
     g = random_graph()
     shipment, _ = wd._shipment(g)
     files = shared_files(tmp_path, (np.float64,), (g.num_vertices, g.num_vertices))
     layout = wd._Layout(np.dtype(np.float64), None, files[0])
-    solving, marks, results = [], [], []
+    solving, most, marks, results = [], [0], [], {}
     real_solve, real_write = wd.api.multi_source, wd._write_rows
+    first_solving, first_writing, release = (threading.Event() for _ in range(3))
 
-    def solve_alone(*args, **kwargs):
+    def solve_alone(graph, batch, **kwargs):
         solving.append(1)
-        assert len(solving) == 1, "two batches solved at once"
-        time.sleep(0.05)
+        most[0] = max(most[0], len(solving))
+        if batch[0] == 0:
+            first_solving.set()
+            time.sleep(0.3)  # the second batch asks for the GPU meanwhile
         try:
-            return real_solve(*args, **kwargs)
+            return real_solve(graph, batch, **kwargs)
         finally:
             solving.pop()
-
-    first_writing, release = threading.Event(), threading.Event()
 
     def held_write(files, start, rows):
         if start == 0:
@@ -404,17 +405,24 @@ def test_a_gpu_workers_threads_solve_in_turn_and_hand_over_beside(tmp_path, monk
     monkeypatch.setattr(wd, "_runs_on", lambda device, method: "cuda")
     monkeypatch.setattr(wd, "_gpu_mark", lambda: _FakeMark(marks))
     monkeypatch.setattr(wd, "_write_rows", held_write)
-    first = threading.Thread(target=lambda: results.append(
-        wd._solve_batch(shipment, np.arange(0, 75), 0, layout, "auto", "cpu", {})))
+
+    def run(first_row):
+        results[first_row] = wd._solve_batch(shipment, np.arange(first_row, first_row + 75),
+                                              first_row, layout, "auto", "cpu", {})
+
+    first = threading.Thread(target=run, args=(0,))
     first.start()
-    assert first_writing.wait(60)
-    second = wd._solve_batch(shipment, np.arange(75, 150), 75, layout, "auto", "cpu", {})
+    assert first_solving.wait(60)
+    second = threading.Thread(target=run, args=(75,))
+    second.start()
+    second.join(60)
+    assert not second.is_alive() and first_writing.is_set()
     assert first.is_alive(), "the second batch waited for the first one's hand-over"
     release.set()
     first.join()
+    assert most[0] == 1, "two batches solved at once"
+    assert results[75][2]["gpu_wait_seconds"] > 0.1  # it waited for the first one's solve
     assert len(marks) == 2 and all(m.released for m in marks)
-    for stats in (second[2], results[0][2]):
-        assert stats["gpu_wait_seconds"] >= 0 and stats["solve_seconds"] > 0
     expected = warpath.multi_source(g, np.arange(150), device="cpu").distances
     np.testing.assert_array_equal(np.load(files[0].path), expected)
 
@@ -427,6 +435,29 @@ def test_batches_leave_room_for_every_thread_of_a_worker():
     assert wd._batch_size(facts, 10**6, 1000, False, {"a": 1, "b": 2}) == one // 2
     # few sources: about BATCHES_PER_THREAD batches per thread of all the workers
     assert wd._batch_size(facts, 600, 1000, False, {"a": 2, "b": 1}) == 50
+
+
+def test_rows_converted_on_the_host_are_read_after_the_mark_too():
+    # Johnson's shifted rows, sent rows and widened predecessors go through the host: their
+    # copies wait for the batch's mark, not for the next batch's solve (a GPU worker of two
+    # threads overlaps those hand-overs too).
+    cuda = pytest.importorskip("numba.cuda")
+    rows = np.array([[0, 5, np.iinfo(np.int32).max], [3, 0, 1]], dtype=np.int32)
+    preds = np.array([[-1, 0, -1], [1, -1, 1]], dtype=np.int32)
+    on_gpu = warpath.DistanceMatrix([0, 1], cuda.to_device(rows), cuda.to_device(preds))
+    copies = []
+
+    class Mark:
+        def copy_to_host(self, device, host):
+            copies.append(device.shape)
+            device.copy_to_host(host)
+            return host
+
+    expected = warpath.DistanceMatrix([0, 1], rows)
+    np.testing.assert_array_equal(wd._distance_rows(on_gpu, [0, 1], None, np.float64, Mark()),
+                                  expected.distances)
+    np.testing.assert_array_equal(wd._predecessor_rows(on_gpu, np.int64, Mark()), preds)
+    assert copies == [(2, 3), (2, 3)]
 
 
 @pytest.fixture
@@ -573,22 +604,75 @@ class _CancelsOneBatch:
 
 def test_each_worker_gets_a_new_batch_when_one_of_its_batches_ends(client, monkeypatch):
     # Left to the scheduler, most batches would go where the graph's one copy lives.
-    placed, submit = [], client.submit
+    g = random_graph()
+    events, submit = [], client.submit
 
     def recording(*args, **kwargs):
-        placed.append(kwargs.get("workers"))
+        events.append(("placed", kwargs.get("workers")))
         return submit(*args, **kwargs)
 
+    def on_result(first_row, count, distances, predecessors, stats):
+        events.append(("done", stats["worker"]))
+        rows[first_row:first_row + count] = distances
+
     monkeypatch.setattr(client, "submit", recording)
-    m = wd.multi_source(random_graph(), np.arange(40), client=client, device="cpu",
-                        batch_size=2)
+    batches = wd._split(np.arange(40), 2)
+    rows = np.zeros((40, g.num_vertices))
+    wd._run_batches(client, lambda stale: wd._scatter(client, g, stale), batches,
+                    (wd._Layout(np.dtype(np.float64)), "auto", "cpu", {}), 2,
+                    client.nthreads(), _NoBar(), on_result)
     workers = sorted(client.nthreads())
     first = wd.IN_FLIGHT_PER_THREAD * len(workers)  # one thread a worker
-    assert placed[:first] == [[w] for w in workers] * wd.IN_FLIGHT_PER_THREAD  # in turns
-    assert len(placed) == 20 and all(w is not None and w[0] in workers for w in placed)
-    assert sorted(m.stats["rows_per_worker"]) == workers
+    assert events[:first] == [("placed", [w]) for w in workers] * wd.IN_FLIGHT_PER_THREAD
+    follow_ups = [(done[1], placed[1]) for done, placed in zip(events[first:], events[first + 1:])
+                  if done[0] == "done" and placed[0] == "placed"]
+    assert len(follow_ups) == len(batches) - first
+    assert all(placed == [worker] for worker, placed in follow_ups)
+    assert {worker for worker, _ in follow_ups} == set(workers)
+    np.testing.assert_array_equal(rows, warpath.multi_source(g, np.arange(40),
+                                                             device="cpu").distances)
+
+
+class _NoBar:
+    def update(self, n):
+        pass
+
+
+def test_no_batch_is_dropped_when_no_worker_is_listed(monkeypatch):
+    # client.nthreads() may be empty when the batches are placed (every worker left after
+    # the call began): the scheduler places them then, and none is skipped.
+    real = wd._run_batches
+
+    def no_worker_listed(client, ship, batches, solve_args, retries, worker_threads, *rest):
+        return real(client, ship, batches, solve_args, retries, {}, *rest)
+
+    monkeypatch.setattr(wd, "_run_batches", no_worker_listed)
+    g = random_graph()
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
+                            dashboard_address=":0") as c:
+        m = wd.multi_source(g, np.arange(20), client=c, device="cpu", batch_size=4,
+                            transfer="send", predecessors=False)
+    assert sum(m.stats["rows_per_worker"].values()) == 20
     np.testing.assert_array_equal(m.distances, warpath.multi_source(
-        random_graph(), np.arange(40), device="cpu").distances)
+        g, np.arange(20), device="cpu", predecessors=False).distances)
+
+
+def test_a_run_that_loses_batches_raises(monkeypatch):
+    # Were a batch never to come back, the result would hold unwritten rows: an error instead.
+    g = random_graph()
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
+                            dashboard_address=":0") as c:
+        class Forgets:  # an iterator over finished batches that loses every one
+            def add(self, future):
+                pass
+
+            def __iter__(self):
+                return iter(())
+
+        monkeypatch.setattr(wd.distributed, "as_completed", Forgets)
+        with pytest.raises(RuntimeError, match="batches never ran"):
+            wd.multi_source(g, np.arange(20), client=c, device="cpu", batch_size=4,
+                            transfer="send", predecessors=False)
 
 
 def test_a_cancelled_batch_is_submitted_again(client):

@@ -39,9 +39,11 @@ How a query runs:
 5. A GPU worker runs :data:`GPU_WORKER_THREADS` threads (the local clusters made
    here do; a worker with one thread works too, without the overlap): one thread
    at a time solves on the GPU, and the others hand their finished batches'
-   rows over meanwhile, their copies on streams of their own
-   (:mod:`warpath.cuda.side_stream`), so a worker's time is about its GPU work
-   rather than its GPU work plus its hand-over.
+   rows over meanwhile (written or sent, shifted or widened on the host), their
+   copies on streams of their own (:mod:`warpath.cuda.side_stream`), so a
+   worker's time is about its GPU work rather than its GPU work plus its
+   hand-over.  The client gives each worker a few batches per thread, then a
+   new one whenever one of its batches ends (:func:`_run_batches`).
 
 A worker that dies mid-run loses nothing: the scheduler reruns its batches on
 the others (a batch cancelled because the graph's only copy died with the worker
@@ -243,14 +245,16 @@ def _solve_batch(shipment: _Shipment, batch, start, layout: _Layout, method, dev
         distances = _hand_over(layout.distance_files, start,
                                result.device_distances if h is None else None,
                                layout.distance_dtype,
-                               lambda: _distance_rows(result, batch, h, layout.distance_dtype),
+                               lambda: _distance_rows(result, batch, h, layout.distance_dtype,
+                                                      done),
                                done)
         predecessors = None
         if layout.predecessor_dtype is not None:
             predecessors = _hand_over(layout.predecessor_files, start,
                                       result._arrays.device_predecessors,
                                       layout.predecessor_dtype,
-                                      lambda: _predecessor_rows(result, layout.predecessor_dtype),
+                                      lambda: _predecessor_rows(result, layout.predecessor_dtype,
+                                                                done),
                                       done)
     finally:
         if done is not None:
@@ -301,14 +305,27 @@ def _hand_over(files, start, device_rows, dtype, host_rows, done=None):
     return None
 
 
-def _distance_rows(result, sources, h, dtype) -> np.ndarray:
+def _stored_rows(device_rows, host_rows, done=None) -> np.ndarray:
+    """A batch's rows on the host as the method stored them: ``host_rows()`` when the method
+    ran on the CPU, else copied from ``device_rows``, after the work that ``done`` (a
+    :class:`side_stream.Mark`) marks when given, so beside the next batch's solve."""
+    if not hasattr(device_rows, "copy_to_host"):
+        return host_rows()
+    host = np.empty(device_rows.shape, device_rows.dtype)
+    if done is None:
+        device_rows.copy_to_host(host)
+        return host
+    return done.copy_to_host(device_rows, host)
+
+
+def _distance_rows(result, sources, h, dtype, done=None) -> np.ndarray:
     """A batch's distances on the host in ``dtype``, shifted back by Johnson's
     ``d(s, t) = d_h(s, t) - h[s] + h[t]`` on reached entries when ``h`` is given.
 
-    Reads the method's own array (``stored_distances``, before the result's float64 and
-    int64 conversions), so rows already in ``dtype`` are not copied at all.
+    Reads the method's own array (before the result's float64 and int64 conversions), so
+    rows already in ``dtype`` are not copied again; a GPU's through :func:`_stored_rows`.
     """
-    raw = result.stored_distances
+    raw = _stored_rows(result.device_distances, lambda: result.stored_distances, done)
     if h is None and raw.dtype == dtype:
         return raw
     rows = np.empty(raw.shape, dtype=dtype)
@@ -326,10 +343,11 @@ def _distance_rows(result, sources, h, dtype) -> np.ndarray:
     return rows
 
 
-def _predecessor_rows(result, dtype) -> np.ndarray:
-    """A batch's predecessors (-1 for none) on the host in ``dtype``."""
-    on_device = result._arrays.device_predecessors
-    raw = result._arrays._raw_predecessors if on_device is None else on_device.copy_to_host()
+def _predecessor_rows(result, dtype, done=None) -> np.ndarray:
+    """A batch's predecessors (-1 for none) on the host in ``dtype`` (a GPU's through
+    :func:`_stored_rows`)."""
+    arrays = result._arrays
+    raw = _stored_rows(arrays.device_predecessors, lambda: arrays._raw_predecessors, done)
     return raw.astype(dtype, copy=False)
 
 
@@ -790,10 +808,13 @@ def _run_batches(client, ship, batches, solve_args, retries, worker_threads, bar
         if item is not None:
             submit(item[0], worker=worker)
 
+    finished = 0
     try:
-        # in turns over the workers, so that a run of few batches spreads over all of them
-        for turn in range(IN_FLIGHT_PER_THREAD * max(worker_threads.values(), default=1)):
-            for worker, threads in sorted(worker_threads.items()):
+        # In turns over the workers, so that a run of few batches spreads over all of them;
+        # with no worker listed (all left since the call began), the scheduler places them.
+        slots = sorted(worker_threads.items()) or [(None, 1)]
+        for turn in range(IN_FLIGHT_PER_THREAD * max(threads for _, threads in slots)):
+            for worker, threads in slots:
                 if turn < IN_FLIGHT_PER_THREAD * threads:
                     submit_next(worker)
         for future in pending:
@@ -807,12 +828,15 @@ def _run_batches(client, ship, batches, solve_args, retries, worker_threads, bar
                 submit(i, attempt + 1, stale=shipment)
                 continue
             on_result(int(starts[i]), int(batches[i].size), *solved)
+            finished += 1
             future.release()
             bar.update(1)
             submit_next(solved[2].get("worker"))
     finally:
         if outstanding:  # an error stopped the run: drop what is still queued
             client.cancel(list(outstanding))
+    if finished != len(batches):  # never a result with rows left unwritten
+        raise RuntimeError(f"{len(batches) - finished} of {len(batches)} batches never ran")
 
 
 def multi_source(graph, sources, *, client=None, method="auto", device="auto",

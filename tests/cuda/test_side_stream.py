@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import cuda
 
-from warpath.cuda import side_stream
+from warpath.cuda import runtime, side_stream
 
 
 @cuda.jit
@@ -30,6 +30,33 @@ def test_copies_what_the_marked_kernels_wrote():
     done.release()  # a second release does nothing
 
 
+@cuda.jit
+def _slow_fill(rows, value, milliseconds):
+    """Wait about ``milliseconds`` (one block), then write ``value`` everywhere."""
+    for _ in range(milliseconds):
+        cuda.nanosleep(1_000_000)
+    i = cuda.threadIdx.x
+    while i < rows.size:
+        rows[i] = value
+        i += cuda.blockDim.x
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(runtime.SIMULATOR, reason="the simulator runs each kernel at its launch")
+def test_the_copy_waits_for_the_marked_kernel_and_not_for_later_ones():
+    rows = cuda.to_device(np.zeros(4096, np.int32))
+    _slow_fill[1, 256](rows, 1, 300)    # still running when the copy is asked for
+    done = side_stream.mark()
+    _slow_fill[1, 256](rows, 2, 300)    # queued after the mark: the copy must not wait
+    host = cuda.pinned_array(4096, np.int32)
+    done.copy_to_host(rows, host)
+    done.release()
+    # A copy that did not wait would read zeros; one that waited for everything, twos.
+    assert set(host.tolist()) == {1}
+    cuda.synchronize()
+    assert set(rows.copy_to_host().tolist()) == {2}
+
+
 def test_each_thread_copies_on_its_own_stream():
     rows = cuda.to_device(np.arange(100, dtype=np.int64))
     done = side_stream.mark()
@@ -47,9 +74,9 @@ def test_each_thread_copies_on_its_own_stream():
 def test_refuses_other_sizes_and_a_released_mark():
     rows = cuda.to_device(np.zeros((2, 3), np.float32))
     done = side_stream.mark()
-    with pytest.raises(ValueError, match="sizes differ"):
+    with pytest.raises(ValueError, match="the sizes differ"):
         done.copy_to_host(rows, np.zeros(5, np.float32))
-    with pytest.raises(ValueError, match="not C-contiguous"):
+    with pytest.raises(ValueError, match="C-contiguous arrays only"):
         done.copy_to_host(rows, np.zeros((3, 2), np.float32).T)
     done.release()
     with pytest.raises(ValueError, match="released"):

@@ -65,10 +65,12 @@ class ScratchPool:
 
     def clear(self) -> None:
         """Drop every free item (their device memory goes back once unreferenced)."""
-        self._free.clear()
+        with self._lock:  # another thread may be giving an item back
+            self._free.clear()
 
     def __len__(self) -> int:
-        return sum(len(stack) for stack in self._free.values())
+        with self._lock:
+            return sum(len(stack) for stack in self._free.values())
 
 
 def scratch_pool(dgraph) -> ScratchPool:

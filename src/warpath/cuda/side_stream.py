@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import threading
+import weakref
 
 import numpy as np
 from numba import cuda
@@ -45,14 +46,15 @@ def _own_stream():
     from cuda.bindings import driver
 
     context = cuda.current_context()
-    streams = _streams.__dict__.setdefault("by_context", {})
-    key = int(context.handle)
-    if key not in streams:
+    # Keyed by numba's context object: a context made after cuda.close() gets a new stream
+    # (the old one went with its context).
+    streams = _streams.__dict__.setdefault("by_context", weakref.WeakKeyDictionary())
+    if context not in streams:
         status, stream = driver.cuStreamCreate(
             driver.CUstream_flags.CU_STREAM_NON_BLOCKING.value)
         _check(status, "making a copy stream")
-        streams[key] = stream
-    return streams[key]
+        streams[context] = stream
+    return streams[context]
 
 
 class Mark:
@@ -75,10 +77,11 @@ class Mark:
         if self._released:
             raise ValueError("this mark was released")
         nbytes = device.size * device.dtype.itemsize
-        if (host.nbytes != nbytes or not host.flags["C_CONTIGUOUS"]
-                or not device.is_c_contiguous()):
+        if host.nbytes != nbytes:
             raise ValueError(f"cannot copy {device.shape} x {device.dtype} into "
-                             f"{host.shape} x {host.dtype}: sizes differ or not C-contiguous")
+                             f"{host.shape} x {host.dtype}: the sizes differ")
+        if not host.flags["C_CONTIGUOUS"] or not device.is_c_contiguous():
+            raise ValueError("copies after a mark take C-contiguous arrays only")
         if self._event is None:
             device.copy_to_host(ary=host.view(device.dtype).reshape(device.shape))
             return host
