@@ -81,3 +81,36 @@ def test_refuses_other_sizes_and_a_released_mark():
     done.release()
     with pytest.raises(ValueError, match="released"):
         done.copy_to_host(rows, np.zeros((2, 3), np.float32))
+
+
+class _Context:
+    """Like numba's context: equal by handle, so not hashable."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __eq__(self, other):
+        return isinstance(other, _Context) and self.handle == other.handle
+
+
+def test_a_stream_per_context_object_and_thread(monkeypatch):
+    driver = pytest.importorskip("cuda.bindings.driver")
+    made = []
+
+    def create(flags):
+        made.append(flags)
+        return driver.CUresult.CUDA_SUCCESS, f"stream {len(made)}"
+
+    monkeypatch.setattr(driver, "cuStreamCreate", create)
+    monkeypatch.setattr(side_stream, "_streams", threading.local())
+    first, again = _Context(7), _Context(7)   # the same handle, as after cuda.close()
+    monkeypatch.setattr(side_stream.cuda, "current_context", lambda: first)
+    assert side_stream._own_stream() == side_stream._own_stream() == "stream 1"
+    monkeypatch.setattr(side_stream.cuda, "current_context", lambda: again)
+    assert side_stream._own_stream() == "stream 2"
+    other = []
+    thread = threading.Thread(target=lambda: other.append(side_stream._own_stream()))
+    thread.start()
+    thread.join()
+    assert other == ["stream 3"]
+    assert made == [driver.CUstream_flags.CU_STREAM_NON_BLOCKING.value] * 3

@@ -46,15 +46,16 @@ def _own_stream():
     from cuda.bindings import driver
 
     context = cuda.current_context()
-    # Keyed by numba's context object: a context made after cuda.close() gets a new stream
-    # (the old one went with its context).
-    streams = _streams.__dict__.setdefault("by_context", weakref.WeakKeyDictionary())
-    if context not in streams:
+    # One per numba context object (which is not hashable): a context made after
+    # cuda.close() gets a new stream, the old one having gone with its context.
+    streams = _streams.__dict__.setdefault("by_context", {})
+    known = streams.get(id(context))
+    if known is None or known[0]() is not context:
         status, stream = driver.cuStreamCreate(
             driver.CUstream_flags.CU_STREAM_NON_BLOCKING.value)
         _check(status, "making a copy stream")
-        streams[context] = stream
-    return streams[context]
+        known = streams[id(context)] = (weakref.ref(context), stream)
+    return known[1]
 
 
 class Mark:
