@@ -100,3 +100,100 @@ def test_the_function_is_kept_per_argument_types():
     launch(_two_phases, 1, 256, (a, b))
     keys = [key for key in launching._FUNCTIONS if key[0] is _two_phases]
     assert len(keys) == 1 and launching._FUNCTIONS[keys[0]] is not None
+
+
+class _StubDriver:
+    """Stands in for the driver's launch calls: reads the parameters through the pointer
+    array, as the driver does, while the call lasts (``during``: run inside it)."""
+
+    def __init__(self, monkeypatch, during=None):
+        from cuda.bindings import driver
+
+        self.calls, self.during = [], during
+        monkeypatch.setattr(driver, "cuLaunchCooperativeKernel", self._cooperative)
+        monkeypatch.setattr(driver, "cuLaunchKernel", self._plain)
+        monkeypatch.setattr(launching, "SIMULATOR", False)
+        self.success = driver.CUresult.CUDA_SUCCESS
+
+    def _cooperative(self, handle, gx, gy, gz, bx, by, bz, shared, stream, pointers):
+        return self._read("cooperative", handle, pointers)
+
+    def _plain(self, handle, gx, gy, gz, bx, by, bz, shared, stream, pointers, extra):
+        return self._read("plain", handle, pointers)
+
+    def _read(self, kind, handle, pointers):
+        import ctypes
+
+        if self.during is not None:
+            self.during()
+        count = self.count
+        addresses = np.frombuffer((ctypes.c_int64 * count).from_address(pointers), np.int64)
+        values = [ctypes.c_int64.from_address(int(a)).value for a in addresses]
+        self.calls.append((kind, handle, pointers, addresses.copy(), values))
+        return (self.success,)
+
+
+def _launch_with_fake_function(monkeypatch, kernel, args, cooperative=True):
+    """Launch ``kernel`` on ``args`` through a kept fake compiled function; returns the
+    parameters that ``np.array(values, np.int64)`` gave before the slots."""
+    types, values = flatten(args)
+    monkeypatch.setitem(launching._FUNCTIONS, (kernel, types), ("handle", cooperative, 0))
+    launch(kernel, 2, 64, args)
+    return np.array(values, np.int64)
+
+
+def _slot_arguments(scalar):
+    return (_DeviceLike((2, 3), np.float32, 4096), (np.int32(scalar), 2**63 + 1), 0.5,
+            _DeviceLike((5,), np.int64, 8192), True)
+
+
+def test_the_parameters_go_through_this_threads_slots(monkeypatch):
+    stub, kernel = _StubDriver(monkeypatch), object()
+    stub.count = len(flatten(_slot_arguments(-7))[1])
+    first = _launch_with_fake_function(monkeypatch, kernel, _slot_arguments(-7))
+    second = _launch_with_fake_function(monkeypatch, kernel, _slot_arguments(9))
+    plain = _launch_with_fake_function(monkeypatch, object(), _slot_arguments(3), False)
+    (kind, handle, pointers, addresses, values), again, other = stub.calls
+    assert kind == "cooperative" and handle == "handle" and other[0] == "plain"
+    assert values == first.tolist() and again[4] == second.tolist() != values
+    assert other[4] == plain.tolist()
+    assert (np.diff(addresses) == 8).all()                 # consecutive 8-byte slots
+    assert again[2] == pointers and (again[3] == addresses).all()   # the same slots reused
+
+
+def test_a_kept_function_skips_the_lookup(monkeypatch):
+    stub, args = _StubDriver(monkeypatch), _slot_arguments(1)
+    stub.count = len(flatten(args)[1])
+    monkeypatch.setattr(launching, "kernel_function", None)   # a lookup would raise
+    launch(object(), 1, 32, args, flatten(args), ("kept", True, 0))
+    assert stub.calls[0][1] == "kept" and stub.calls[0][4] == flatten(args)[1]
+
+
+def test_threads_launch_through_their_own_slots(monkeypatch):
+    """One thread's launch waits inside the driver call while another launches: each
+    driver call still reads its own parameters."""
+    import threading
+
+    inside, other_done = threading.Event(), threading.Event()
+
+    def wait_in_the_first_call():
+        if not inside.is_set():
+            inside.set()
+            assert other_done.wait(10)
+
+    stub, kernel = _StubDriver(monkeypatch, during=wait_in_the_first_call), object()
+    stub.count = len(flatten(_slot_arguments(0))[1])
+    expected = {}
+
+    def first():
+        expected["first"] = _launch_with_fake_function(monkeypatch, kernel, _slot_arguments(1))
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert inside.wait(10)
+    expected["second"] = _launch_with_fake_function(monkeypatch, kernel, _slot_arguments(2))
+    other_done.set()
+    thread.join(10)
+    second, first = stub.calls   # the second thread's call returned first
+    assert first[4] == expected["first"].tolist() and second[4] == expected["second"].tolist()
+    assert first[2] != second[2]

@@ -7,11 +7,11 @@ cuda.core one Python int at a time: 0.33-0.45 ms of host time per launch on
 the H100 host, as long as the kernel of a small-world BFS (docs/performance.md).
 
 :func:`launch` keeps, per kernel and argument types
-(:func:`~warpath.cuda.runtime.argument_types`), the compiled function; a
-launch makes the types and the parameters in one pass over the arguments
+(:func:`~warpath.cuda.runtime.argument_types`), the compiled function
+(:func:`kernel_function`); a launch makes the types and the parameters in one pass over the arguments
 (:func:`flatten`; a device array's share is computed once and kept on the
 array, a scalar's bits come from a table by type), writes the parameters
-into one int64 array, in numba's order and
+into this thread's int64 slots (:func:`_parameter_slots`), in numba's order and
 layout (an array: meminfo and parent pointers, both null, then its size,
 item size, data pointer, shape and byte strides; a scalar: its bits in the
 low bytes of its slot) and calls ``cuLaunchCooperativeKernel`` (or
@@ -34,8 +34,8 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import struct
+import threading
 
 import numpy as np
 
@@ -201,7 +201,27 @@ def prepare(args) -> tuple:
         return argument_types(args), None
 
 
-def launch(kernel, griddim: int, blockdim: int, args: tuple, prepared=None) -> None:
+def kernel_function(kernel, prepared, args):
+    """``(handle, cooperative, stream)`` of ``kernel`` compiled for ``args`` (``prepared``:
+    their :func:`prepare`), kept per kernel and argument types; ``None`` where numba must
+    launch it.  A caller launching again with arguments of equal types may keep it and
+    hand it to :func:`launch`, which then skips hashing the types.
+
+    Examples
+    --------
+    >>> kernel_function(None, prepare((np.zeros(2),)), (np.zeros(2),)) is None
+    True
+    """
+    types, values = prepared
+    key = (kernel, types)
+    entry = _FUNCTIONS.get(key, False)
+    if entry is False:
+        entry = _FUNCTIONS[key] = None if values is None else _function(kernel, args)
+    return entry
+
+
+def launch(kernel, griddim: int, blockdim: int, args: tuple, prepared=None,
+           function=None) -> None:
     """``kernel[griddim, blockdim](*args)`` on the default stream, in one driver call.
 
     Parameters
@@ -215,6 +235,8 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple, prepared=None) -> N
         The kernel's arguments, as numba takes them.
     prepared : tuple, optional
         Their :func:`prepare`, when the caller has it.
+    function : tuple, optional
+        Their :func:`kernel_function`, when the caller has it.
 
     Raises
     ------
@@ -224,30 +246,48 @@ def launch(kernel, griddim: int, blockdim: int, args: tuple, prepared=None) -> N
     if SIMULATOR:
         kernel[griddim, blockdim](*args)
         return
-    types, values = prepare(args) if prepared is None else prepared
-    key = (kernel, types)
-    entry = _FUNCTIONS.get(key, False)
-    if entry is False:
-        entry = _FUNCTIONS[key] = None if values is None else _function(kernel, args)
+    prepared = prepare(args) if prepared is None else prepared
+    entry = function or kernel_function(kernel, prepared, args)
     if entry is None:
         kernel[griddim, blockdim](*args)
         return
     from cuda.bindings import driver
 
     handle, cooperative, stream = entry
-    values = np.array(values, dtype=np.int64)
-    pointers = values.ctypes.data + _offsets(values.size)
+    values = prepared[1]
+    slots, pointers, _ = _parameter_slots(len(values))
+    slots[:] = values   # the driver copies them during the call: the slots are free after it
     if cooperative:
         status, = driver.cuLaunchCooperativeKernel(handle, int(griddim), 1, 1, int(blockdim), 1,
-                                                   1, 0, stream, pointers.ctypes.data)
+                                                   1, 0, stream, pointers)
     else:
         status, = driver.cuLaunchKernel(handle, int(griddim), 1, 1, int(blockdim), 1, 1, 0,
-                                        stream, pointers.ctypes.data, 0)
+                                        stream, pointers, 0)
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"kernel launch failed: {status.name}")
 
 
-@functools.lru_cache(maxsize=64)
-def _offsets(size: int) -> np.ndarray:
-    """Byte offsets of ``size`` 8-byte slots (the parameter pointers, less the base)."""
-    return 8 * np.arange(size, dtype=np.int64)
+_slots = threading.local()
+
+
+def _parameter_slots(count: int) -> tuple:
+    """``(slots, pointers, addresses)``: this thread's ``count`` int64 parameter slots,
+    the address of the array of their addresses (what the driver takes) and that array,
+    made once per thread and count (numpy's ``.ctypes`` and an allocation cost
+    microseconds at every launch; threads may launch at once).
+
+    Examples
+    --------
+    >>> import ctypes
+    >>> slots, pointers, _ = _parameter_slots(3)
+    >>> addresses = np.frombuffer((ctypes.c_int64 * 3).from_address(pointers), np.int64)
+    >>> (addresses - slots.ctypes.data).tolist(), _parameter_slots(3)[0] is slots
+    ([0, 8, 16], True)
+    """
+    kept = _slots.__dict__.setdefault("by_count", {})
+    found = kept.get(count)
+    if found is None:
+        slots = np.zeros(count, dtype=np.int64)
+        addresses = slots.ctypes.data + 8 * np.arange(count, dtype=np.int64)
+        found = kept[count] = (slots, addresses.ctypes.data, addresses)
+    return found
