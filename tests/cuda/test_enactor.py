@@ -83,3 +83,65 @@ def test_persistent_rounds_run_again_with_their_number_of_fills():
         assert 1 <= stats["iterations"] <= 3 and rounds.blocks >= 1
     with pytest.raises(ValueError, match="2 fill jobs, not 1"):
         rounds.run(state, [problem.take_fills()], RunTally(), 3)
+
+
+def test_a_runs_arguments_flatten_from_the_fixed_ones_kept(monkeypatch):
+    """The fixed head and tail, flattened once, joined with each query's state, round bound
+    and fill jobs, give what flattening the whole argument tuple gives; a state that does
+    not flatten gives prepare()'s answer for the whole (numba launches it)."""
+    import ctypes
+
+    from numba import cuda
+
+    import warpath
+    from warpath.cuda.enactor import _fixed_arguments
+    from warpath.cuda.launch import flatten, prepare
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import _demo_gather, _demo_visit, advance
+    from warpath.cuda.problem import Problem
+    from warpath.cuda.runtime import SIMULATOR
+
+    if SIMULATOR:   # give the simulator's arrays a device pointer, as real ones have
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        monkeypatch.setattr(FakeCUDAArray, "device_ctypes_pointer",
+                            property(lambda a: ctypes.c_void_p(a._ary.ctypes.data)),
+                            raising=False)
+    problem = Problem(warpath.Graph.from_edges([0, 1, 2], [1, 2, 0], [3, 4, 5]), 0,
+                      deferred=True)
+    steps = [advance(thread_per_edge(), _demo_gather, _demo_visit)]
+    frontier, trace = problem.frontier(), cuda.device_array(8, dtype=np.int64)
+    rounds = PersistentRounds(problem, steps, frontier=frontier, trace=trace, fills=3)
+    head, tail, _ = _fixed_arguments(problem, steps, frontier, trace)
+    for source, scale in ((0, 1.5), (2, -0.25)):
+        problem.reset(source)
+        problem.fill(problem.row, 3, problem.inf, source, 0)
+        jobs = problem.take_fills()
+        state = (problem.distances[0], problem.inf, np.float64(scale), source, True,
+                 (trace[1:], np.int32(-source)))
+        query = (np.int64(7), tuple(jobs))
+        types, values = rounds.prepare(state, query)
+        whole = head + (state,) + tail + query
+        assert (types, values) == flatten(whole) and len(values) > 60
+        assert rounds._fixed is not None
+    host = (np.zeros(3), problem.inf)
+    assert rounds.prepare(host, query) == prepare(head + (host,) + tail + query)
+    assert rounds.prepare(host, query)[1] is None
+
+
+def test_a_run_keeps_the_last_runs_function_while_the_types_stay(monkeypatch):
+    import warpath
+    from warpath.cuda import enactor
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import _demo_gather, _demo_visit, advance
+    from warpath.cuda.problem import Problem
+
+    looked_up = []
+    monkeypatch.setattr(enactor, "kernel_function",
+                        lambda kernel, prepared, args: looked_up.append(prepared) or ("f", 1))
+    problem = Problem(warpath.Graph.from_edges([0], [1], [3]), 0)
+    rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather, _demo_visit)])
+    for types in [("a", (1, 2))], [("a", (1, 2))], [("a", (1, 3))], [("a", (1, 3))]:
+        assert rounds._function_for((tuple(types), [0]), ()) == ("f", 1)
+    assert [prepared[0] for prepared in looked_up] == [(("a", (1, 2)),), (("a", (1, 3)),)]
+    assert rounds._function_for(None, ()) is None   # under the simulator: numba launches

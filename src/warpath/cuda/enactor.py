@@ -41,7 +41,7 @@ from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_co
 from .fills import fill_all
 from .flags import NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
-from .launch import launch, prepare
+from .launch import _flatten, _NotFlat, flatten, kernel_function, launch, prepare
 from .runtime import SIMULATOR, THREADS, blocks_for, cooperative_blocks
 
 #: The loops every GPU method offers.
@@ -261,17 +261,64 @@ class PersistentRounds:
         self.control = problem.control
         self.counted = counted
         self.blocks = None   # the grid size, found on the first run
+        self._fixed = None   # the flattened head and tail, made on the first run
+        self._last_function = (None, None)   # the last run's argument types and function
 
     def run(self, state, jobs, tally: RunTally, max_rounds: int):
         """Run the rounds once, after the fill ``jobs``, on ``state`` (the method's device
         arrays and scalars); returns ``(stats, negative)`` as :func:`enact` does."""
         if len(jobs) != self.fills:
             raise ValueError(f"these rounds take {self.fills} fill jobs, not {len(jobs)}")
-        args = self._head + (state,) + self._tail + (np.int64(max_rounds),) + (
-            (tuple(jobs),) if jobs else ())
+        query = (np.int64(max_rounds),) + ((tuple(jobs),) if jobs else ())
+        args = self._head + (state,) + self._tail + query
+        prepared = None if SIMULATOR else self.prepare(state, query)
         self.blocks = persistent_launch(self.kernel, args, self.items, tally, fill=self.fill,
-                                        blocks=self.blocks)
+                                        blocks=self.blocks, prepared=prepared,
+                                        function=self._function_for(prepared, args))
         return persistent_outcome(self.control, tally, max_rounds, self.counted)
+
+    def prepare(self, state, query: tuple) -> tuple:
+        """:func:`~warpath.cuda.launch.prepare` of a run's arguments, ``head + (state,) +
+        tail + query`` (``query``: the round bound, then the fill jobs' tuple if any), the
+        fixed head and tail flattened on the first run only.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> from warpath.cuda.problem import Problem
+        >>> from warpath.cuda.mappings import thread_per_edge
+        >>> from warpath.cuda.operators import advance, _demo_gather, _demo_visit
+        >>> problem = Problem(warpath.Graph.from_edges([0], [1], [3]), 0)
+        >>> rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather,
+        ...                                             _demo_visit)])
+        >>> types, values = rounds.prepare((problem.distances[0], 5), (np.int64(10),))
+        >>> len(types), values is None or values[-1] == 10   # none under the simulator
+        (8, True)
+        """
+        try:
+            if self._fixed is None:
+                self._fixed = flatten(self._head), flatten(self._tail)
+            (head_types, head_values), (tail_types, tail_values) = self._fixed
+            types, values = list(head_types), list(head_values)
+            _flatten((state,), types, values)
+            types += tail_types
+            values += tail_values
+            _flatten(query, types, values)
+        except _NotFlat:   # numba launches these: what prepare() says of them
+            return prepare(self._head + (state,) + self._tail + query)
+        return tuple(types), values
+
+    def _function_for(self, prepared, args):
+        """The kernel's compiled function for a run's ``prepared`` arguments: the last run's
+        when their types are equal (comparing them, mostly the same objects, costs less
+        than hashing them for the lookup)."""
+        if prepared is None:
+            return None
+        types, function = self._last_function
+        if prepared[0] != types:
+            function = kernel_function(self.kernel, prepared, args)
+            self._last_function = prepared[0], function
+        return function
 
 
 def _fixed_arguments(problem, steps, frontier, trace) -> tuple:
@@ -366,13 +413,15 @@ def host_loop(step, conv, tally: RunTally, max_rounds: int, first_check: int = 1
 
 
 def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = True,
-                      blocks: int | None = None) -> int:
+                      blocks: int | None = None, prepared=None, function=None) -> int:
     """Launch ``kernel(*args)`` once as a persistent cooperative grid; returns its block count.
 
     The grid is as large as ``items`` needs, capped at what can be resident
     at once, and at a few blocks per SM unless the work is large and ``fill``
     (:func:`~warpath.cuda.runtime.cooperative_blocks`); or ``blocks``, what an earlier
-    launch of the same kernel with arguments of the same types returned.
+    launch of the same kernel with arguments of the same types returned.  ``prepared``
+    and ``function``: the arguments' :func:`~warpath.cuda.launch.prepare` and
+    :func:`~warpath.cuda.launch.kernel_function`, when the caller has them.
 
     Examples
     --------
@@ -387,11 +436,12 @@ def persistent_launch(kernel, args, items: int, tally: RunTally, fill: bool = Tr
     >>> int(a.copy_to_host()[0]), tally.launches
     (2, 1)
     """
-    prepared = None if SIMULATOR else prepare(args)   # one pass over the arguments for both
+    if prepared is None and not SIMULATOR:
+        prepared = prepare(args)   # one pass over the arguments for both
     if blocks is None:
         blocks = cooperative_blocks(kernel, args, items, fill=fill,
                                     types=None if prepared is None else prepared[0])
-    launch(kernel, blocks, THREADS, args, prepared)   # one driver call: many arguments
+    launch(kernel, blocks, THREADS, args, prepared, function)   # one driver call
     tally.launch()
     return blocks
 
