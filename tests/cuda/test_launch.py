@@ -43,6 +43,15 @@ def test_one_pass_gives_the_types_and_the_parameters():
     assert flatten(args)[1] == values and hasattr(array, "_warpath_launch_share")   # kept
 
 
+def test_numpy_integers_give_their_twos_complement_bits():
+    for kind in (np.int8, np.int16, np.int32, np.int64, np.longlong, np.uint8, np.uint16,
+                 np.uint32, np.uint64, np.ulonglong):
+        info = np.iinfo(kind)
+        for value in (info.min, info.max, 0):
+            expected = np.array([value], kind).astype(np.int64, casting="unsafe")[0]
+            assert parameters((kind(value),)) == [int(expected)], (kind, value)
+
+
 def test_host_arrays_and_other_scalars_are_not_flattened():
     for odd in (np.zeros(3), np.float16(1), 1j):
         with pytest.raises(launching._NotFlat):
