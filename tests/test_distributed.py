@@ -498,6 +498,8 @@ class _DeviceRowsThatFail:
         outer = self
 
         class Block:
+            dtype, shape = outer.dtype, outer.rows[block].shape
+
             def copy_to_host(self, ary):
                 outer.copies += 1
                 if outer.copies == outer.fail_at:

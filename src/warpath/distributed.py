@@ -311,11 +311,17 @@ def _stored_rows(device_rows, host_rows, done=None) -> np.ndarray:
     :class:`side_stream.Mark`) marks when given, so beside the next batch's solve."""
     if not hasattr(device_rows, "copy_to_host"):
         return host_rows()
-    host = np.empty(device_rows.shape, device_rows.dtype)
-    if done is None:
-        device_rows.copy_to_host(host)
-        return host
-    return done.copy_to_host(device_rows, host)
+    return _copy_to_host(device_rows, np.empty(device_rows.shape, device_rows.dtype), done)
+
+
+def _copy_to_host(device_rows, host, done=None) -> np.ndarray:
+    """Copy C-contiguous ``device_rows`` into ``host`` (their bytes, in any shape): after
+    the work that ``done`` (a :class:`side_stream.Mark`) marks, on this thread's own stream,
+    or without it numba's copy on its default stream."""
+    if done is not None:
+        return done.copy_to_host(device_rows, host)
+    device_rows.copy_to_host(ary=host.view(device_rows.dtype).reshape(device_rows.shape))
+    return host
 
 
 def _distance_rows(result, sources, h, dtype, done=None) -> np.ndarray:
@@ -444,11 +450,7 @@ def _write_device_rows(files, start, device_rows, done=None) -> None:
             slot = block % len(buffers)
             _finish(writes[slot])  # the buffer's previous block is written
             host = buffers[slot][:rows * row_bytes]
-            block_rows = device_rows[first:first + rows]
-            if done is None:
-                block_rows.copy_to_host(ary=host.view(device_rows.dtype).reshape(rows, width))
-            else:
-                done.copy_to_host(block_rows, host)
+            _copy_to_host(device_rows[first:first + rows], host, done)
             writes[slot] = [_writers().submit(_write_piece, path, position, host[at:at + size])
                             for path, position, at, size in files.pieces(start + first, rows)]
     except BaseException:
