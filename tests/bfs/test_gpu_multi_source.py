@@ -101,3 +101,55 @@ def test_real_graphs_on_gpu(datasets_dir, name):
     sources = spread_sources(g, 64)
     m = run(g, sources, predecessors=False)
     np.testing.assert_array_equal(m.levels[:8], scipy_levels(g, sources[:8]))
+
+
+@pytest.mark.parametrize("alpha,pulls,wide", [(0, False, 32), (1e12, True, 32), (1e12, True, 0),
+                                               (1e12, True, 2)],
+                         ids=["push", "pull", "pull-arcs-over-the-grid", "pull-split-at-2"])
+@pytest.mark.parametrize("name,graph", GRAPHS, ids=[name for name, _ in GRAPHS])
+def test_each_direction_alone_matches_scipy(name, graph, alpha, pulls, wide):
+    sources = np.arange(0, graph.num_vertices, 3)[:40]
+    m = run(graph, sources, alpha=alpha, pull_wide=wide)
+    assert_rows(graph, sources, m)
+    expands = graph.out_degrees()[sources].sum() > 0   # else no round has arcs to weigh
+    assert (m.stats["pull_rounds"] > 0) == (pulls and expands)
+
+
+def test_a_pull_stops_reading_once_every_search_has_reached_the_vertex():
+    # a complete graph, the sources its first 30 vertices: a pull finds every search among
+    # the first 32 in-arcs of a vertex (in-arcs ascend by tail), and the next round has
+    # nothing left to look for, so it reads about half the arcs that one push reads
+    g = gen.complete(60, seed=56)
+    sources = np.arange(30)
+    pushed, pulled = run(g, sources, alpha=0), run(g, sources, alpha=1e12)
+    np.testing.assert_array_equal(pulled.levels, pushed.levels)
+    assert pulled.stats["pull_rounds"] >= 1
+    assert pulled.stats["relaxations"] < g.num_edges <= pushed.stats["relaxations"]
+
+
+def test_a_search_whose_frontier_emptied_does_not_keep_pulls_reading():
+    # vertex 60 has no arcs: its search is on round 1's frontier, which pulls every arc
+    # looking for it, and on no later one: round 2 reads nothing (waiting for every bit of
+    # the batch, it would read every arc again)
+    src, dst = np.nonzero(~np.eye(60, dtype=bool))
+    g = warpath.Graph.from_edges(src, dst, num_vertices=61)
+    sources = np.append(np.arange(29), 60)
+    pulled = run(g, sources, alpha=1e12)
+    assert_rows(g, sources, pulled)
+    assert pulled.stats["relaxations"] == g.num_edges
+
+
+def test_queries_in_a_row_reuse_their_state_without_leaking_between_batches():
+    g = gen.rmat(6, 6, seed=57, directed=False)
+    first = run(g, np.arange(64) % g.num_vertices, limit=2)
+    second = run(g, [5, 9], predecessors=False)
+    assert_rows(g, [5, 9], run(g, [5, 9]))
+    np.testing.assert_array_equal(second.levels, scipy_levels(g, [5, 9]))
+    assert_rows(g, np.arange(64) % g.num_vertices, first, limit=2)
+
+
+def test_alpha_and_pull_wide_must_be_non_negative():
+    with pytest.raises(ValueError, match="alpha"):
+        run(gen.ring(4, seed=58), [0], alpha=-1)
+    with pytest.raises(ValueError, match="pull_wide"):
+        run(gen.ring(4, seed=58), [0], pull_wide=-1)

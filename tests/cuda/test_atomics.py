@@ -1,9 +1,11 @@
-"""The relax step: atomicMin that reports whether it lowered, and the negative-cycle floor."""
+"""The relax step: atomicMin that reports whether it lowered, and the negative-cycle floor;
+the warp's OR into one word."""
 
 import numpy as np
+import pytest
 from numba import cuda
 
-from warpath.cuda.atomics import claim, relax_min
+from warpath.cuda.atomics import claim, relax_min, warp_or_into
 
 
 @cuda.jit
@@ -47,3 +49,18 @@ def test_claim_has_one_winner_per_slot():
     won, owner = won.copy_to_host(), owner.copy_to_host()
     assert won.sum() == 3 and sorted(np.flatnonzero(won) % 3) == [0, 1, 2]
     assert all(owner[i % 3] == i for i in np.flatnonzero(won))
+
+
+@cuda.jit
+def _union(words, bits):
+    warp_or_into(words, 1, bits[cuda.grid(1)])
+
+
+@pytest.mark.parametrize("threads", [32, 96])
+def test_warp_or_into_gives_the_or_of_every_lane(threads):
+    bits = np.random.default_rng(threads).integers(0, 1 << 62, threads).astype(np.uint64)
+    bits[5] |= np.uint64(1 << 63)
+    words = cuda.to_device(np.array([0, 1 << 40, 0], np.uint64))
+    _union[threads // 32, 32](words, cuda.to_device(bits))
+    want = int(np.bitwise_or.reduce(bits)) | 1 << 40
+    assert words.copy_to_host().tolist() == [0, want, 0]

@@ -8,8 +8,8 @@ from numba import cuda
 import warpath
 from warpath import generators as gen
 from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, direction_arrays, either,
-                                    frontier_degrees, pull, restart_direction)
-from warpath.cuda.enactor import enact
+                                    frontier_degrees, pull, pull_fold, restart_direction)
+from warpath.cuda.enactor import enact, run_once
 from warpath.cuda.mappings import frontier
 from warpath.cuda.operators import QUEUE, advance
 from warpath.cuda.problem import Problem
@@ -157,3 +157,110 @@ def test_direction_arrays_come_back_reset_from_the_pool():
     assert again is tally and choices_again is choices   # the pool's arrays, reused
     assert again.copy_to_host().tolist() == [[4, 3], [0, 0], [0, 0]]
     assert not choices_again.copy_to_host().any()
+
+
+@cuda.jit(device=True)
+def fold_from_zero(state, v, r):
+    return True, 0
+
+
+@cuda.jit(device=True)
+def value_of(state, u, r):
+    return state[3][u]
+
+
+@cuda.jit(device=True)
+def add_up(state, v, u, x, acc, r):
+    state[5][v] += 1   # v's thread alone writes v: counts the folds
+    return acc + x
+
+
+@cuda.jit(device=True)
+def at_cap(state, v, acc, r):
+    return acc >= state[4]
+
+
+@cuda.jit(device=True)
+def write_sum(state, v, acc, r, conv):
+    state[6][v] = acc
+    return False
+
+
+@pytest.mark.parametrize("cap", [3, 10**9], ids=["stops-early", "reads-all"])
+def test_a_folding_pull_joins_in_arcs_in_groups_of_four_until_done(cap):
+    g = gen.random(50, 400, seed=4)
+    problem = Problem(g, 0)
+    reverse = problem.graph.reverse()
+    values = np.random.default_rng(5).integers(0, 3, g.num_vertices)
+    folds = cuda.to_device(np.zeros(g.num_vertices, np.int64))
+    sums = cuda.to_device(np.full(g.num_vertices, -1, np.int64))
+    state = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(),
+             cuda.to_device(values), np.int64(cap), folds, sums)
+    run_once(problem, pull_fold(0, fold_from_zero, value_of, add_up, at_cap, write_sum), state)
+    indptr, tails = reverse.indptr.copy_to_host(), reverse.indices.copy_to_host()
+    want_sums, want_folds = np.full(g.num_vertices, -1), np.zeros(g.num_vertices)
+    for v in range(g.num_vertices):
+        if indptr[v] == indptr[v + 1]:
+            continue   # not listed: no thread
+        acc, arcs = 0, tails[indptr[v]:indptr[v + 1]]
+        for group in range(0, arcs.size, 4):
+            acc += int(values[arcs[group:group + 4]].sum())
+            want_folds[v] += min(4, arcs.size - group)
+            if acc >= cap:
+                break
+        want_sums[v] = acc
+    np.testing.assert_array_equal(sums.copy_to_host(), want_sums)
+    np.testing.assert_array_equal(folds.copy_to_host(), want_folds)
+
+
+@cuda.jit(device=True)
+def never_done(state, v, acc, r):
+    return False
+
+
+@cuda.jit(device=True)
+def add_atomically(state, v, u, x, acc, r, conv):
+    cuda.atomic.add(state[6], v, x)
+    return acc + x
+
+
+@pytest.mark.parametrize("most", [0, 3, 10**6])
+def test_a_folding_pull_merges_the_arcs_of_wide_vertices_over_the_grid(most):
+    g = gen.power_law(80, 3, 30, seed=6)
+    problem = Problem(g, 0)
+    reverse = problem.graph.reverse()
+    values = np.random.default_rng(7).integers(0, 5, g.num_vertices)
+    sums = cuda.to_device(np.zeros(g.num_vertices, np.int64))
+    state = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(most=most),
+             reverse.tails, np.int64(most), cuda.to_device(values), sums,
+             cuda.to_device(np.zeros(g.num_vertices, np.int64)))
+    step = pull_fold(0, fold_from_zero, value_at_5, add_up_7, never_done, write_sum_6,
+                     merge=add_atomically)
+    run_once(problem, step, state)
+    indptr, tails = reverse.indptr.copy_to_host(), reverse.indices.copy_to_host()
+    want = [values[tails[indptr[v]:indptr[v + 1]]].sum() for v in range(g.num_vertices)]
+    np.testing.assert_array_equal(sums.copy_to_host(), want)
+    assert 0 < reverse.vertices_with_arcs(most=3).shape[0] < reverse.vertices_with_arcs().shape[0]
+
+
+@cuda.jit(device=True)
+def value_at_5(state, u, r):
+    return state[5][u]
+
+
+@cuda.jit(device=True)
+def add_up_7(state, v, u, x, acc, r):
+    state[7][v] += 1
+    return acc + x
+
+
+@cuda.jit(device=True)
+def write_sum_6(state, v, acc, r, conv):
+    state[6][v] = acc
+    return False
+
+
+def test_a_pull_that_merges_cannot_queue():
+    with pytest.raises(ValueError, match="queue"):
+        pull_fold(0, fold_from_zero, value_at_5, add_up_7, never_done, write_sum_6, QUEUE,
+                  merge=add_atomically)

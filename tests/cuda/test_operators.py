@@ -250,3 +250,26 @@ def test_tasks_on_many_blocks():
     problem, _, negative = _solve(graph, sources, mappings.tasks(), "fast")
     assert not negative
     np.testing.assert_allclose(_distances(problem), _expected(graph, sources))
+
+
+@cuda.jit(device=True)
+def count_into_first(state, row, v, r, conv):
+    cuda.atomic.add(state, 0, 1)
+    return False
+
+
+@cuda.jit(device=True)
+def count_into_second(state, row, v, r, conv):
+    cuda.atomic.add(state, 1, v)
+    return False
+
+
+def test_together_runs_both_steps_in_one():
+    from warpath.cuda.operators import together
+
+    g = gen.ring(7, seed=3)
+    problem = Problem(g, 0)
+    sums = cuda.to_device(np.zeros(2, np.int64))
+    run_once(problem, together(filter_vertices(count_into_first),
+                               filter_vertices(count_into_second)), sums)
+    assert sums.copy_to_host().tolist() == [7, sum(range(7))]

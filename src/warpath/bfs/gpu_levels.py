@@ -58,9 +58,9 @@ def rounds_for(limit, num_vertices: int) -> int:
     return int(min(np.floor(limit), num_vertices))
 
 
-def check_high_degree(high_degree) -> int:
+def check_high_degree(high_degree, name: str = "high_degree") -> int:
     """Validate a ``high_degree`` option (vertices of more arcs are expanded by the whole
-    grid; 0 turns it off).
+    grid; 0 turns it off), or another degree bound named ``name``.
 
     Examples
     --------
@@ -69,8 +69,8 @@ def check_high_degree(high_degree) -> int:
     """
     if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
             or high_degree < 0:
-        raise ValueError(f"high_degree must be a non-negative integer (0: off), "
-                         f"not {high_degree!r}")
+        off = " (0: off)" if name == "high_degree" else ""
+        raise ValueError(f"{name} must be a non-negative integer{off}, not {high_degree!r}")
     return int(high_degree)
 
 
@@ -196,12 +196,19 @@ class LevelRun:
         result = BFSResult(problem.source, self.levels, self.parents if self.record else None,
                            problem.tally.as_stats({**stats, **extra}))
         self.levels = self.parents = None   # the result's now
+        self.release()
+        return result
+
+    def release(self) -> None:
+        """The run's queries are over: it goes back to its pool (:meth:`reused`), or gives
+        its borrowed arrays back (:meth:`finish` calls it; a method that makes its own
+        result calls it instead)."""
+        problem = self.problem
         if self._pool_key is None:
             problem.release_scratch()
         else:
             problem.run_fills()   # none, unless a query ran no round
             scratch_pool(problem.graph).give(self._pool_key, self)
-        return result
 
 
 def _no_levels(dgraph, index):

@@ -4,20 +4,39 @@ The MS-BFS idea (Then et al., VLDB 2014): up to 64 searches share every pass
 over the graph.  Each vertex has three 64-bit words, one bit per source of
 the batch: ``seen`` (the searches that have reached it), ``visit`` (those for
 which it is on the current frontier) and ``next`` (those that reach it in
-this round).  A round
+this round).  Round 0 seeds ``next`` with the sources; every round then
 
-1. expands a frontier queue of the vertices whose ``visit`` word is not empty
-   (the engine's advance: virtual warps, high-degree vertices expanded by the
-   whole grid): for each arc u -> v, the searches ``visit[u] & ~seen[v]``
-   reach v, added to ``next[v]`` by one atomic OR.  One read of u's
-   adjacency list serves every search that has u on its frontier.  The bits
-   an OR set first are the searches that v's parent u wins;
+1. expands, in one of two directions (picked on the device every round):
+
+   - *push* (a small frontier): the engine's advance over the frontier queue of
+     the vertices whose ``visit`` word is not empty (virtual warps,
+     high-degree vertices expanded by the whole grid): for each arc u -> v,
+     the searches ``visit[u] & ~seen[v]`` reach v, added to ``next[v]`` by one
+     atomic OR.  One read of u's adjacency list serves every search that has u
+     on its frontier; the bits an OR set first are the searches that v's
+     parent u wins;
+   - *pull* (a large frontier; :func:`~warpath.cuda.direction.pull_fold`): every
+     vertex with in-arcs that some search has not reached ORs the ``visit``
+     words of its in-neighbours into ``next`` itself, without atomics, and
+     stops as soon as every search on the frontier has reached it (a step
+     after the commit ORs the next frontier's words: the searches still
+     going, one atomic per warp).  In the dense
+     middle rounds of a small-world graph most vertices are complete after a
+     few in-arcs, or were already, and most arcs are never read;
+
+   Pull when the frontier's out-arcs (what a push reads) times ``alpha`` exceed
+   the graph's arcs (what a pull reads at most): Beamer's test, with m for the
+   arcs into unvisited vertices, which many searches at once do not track;
 2. commits, one thread per vertex: ``next`` joins ``seen``, becomes ``visit``,
-   gives each of its searches level r + 1 and puts v in the next queue.
+   gives each of its searches level r and puts v in the next queue; ``visit``
+   of every other vertex is cleared, so a pull reads the frontier alone.
 
 Levels are a ``(len(sources), n)`` matrix (row i: the search from
 ``sources[i]``); more than 64 sources run in chunks of 64, one after the other.
-The result is a :class:`~warpath.BFSMatrix`, its arrays left on the GPU until read.
+The device state is kept from query to query as the single-source methods keep
+theirs (:class:`~warpath.bfs.gpu_levels.LevelRun`); a batch is one launch, its
+set-up fills inside it.  The result is a :class:`~warpath.BFSMatrix`, its arrays
+left on the GPU until read.
 
 Chosen by ``warpath.bfs(graph, sources=[...])`` on the GPU (``method="auto"``);
 with one source, ``warpath.bfs(graph, s, method="multi-source")`` returns that
@@ -47,111 +66,203 @@ cuda = None
 #: Searches per pass: the bits of a word.
 WORD_BITS = 64
 ONE, ZERO = np.uint64(1), np.uint64(0)
+#: Pull when the frontier's out-arcs times ALPHA exceed the graph's arcs (see the notes).
+ALPHA = 4.0
+#: Places in the state: the words, the levels and parents, the reverse CSR (offsets,
+#: tails, the vertices of 1 to ``pull_wide`` in-arcs, each arc's vertex, ``pull_wide``),
+#: the degree tally, the batch, the searches on each
+#: round's frontier (three words in rotation), the batch's bits, alpha, m and the
+#: problem's counters.
+SEEN, VISIT, NEXT, LEVELS, PARENTS, IN_ARCS = 0, 1, 2, 3, 4, 5
+TALLY, BATCH, ACTIVE, FULL, ALPHA_AT, ARCS, COUNTERS = 10, 11, 12, 13, 14, 15, 16
+#: A pull scans the in-arcs of a vertex of at most this many in one thread; the in-arcs of
+#: the others are dealt over the grid, one thread an arc.
+PULL_WIDE = 32
 
 
 @functools.lru_cache(maxsize=None)
 def _steps(record: bool, heavy: int):
-    """Expand then commit.  State: ``(seen, visit, next, levels, parents)``."""
+    """Seed (round 0) or expand (push or pull), then commit, then the next frontier's
+    degrees and searches."""
     global cuda
     from numba import cuda
 
-    from ..cuda.mappings import frontier
-    from ..cuda.operators import QUEUE, advance, filter_vertices
+    from ..cuda.atomics import warp_or_into
+    from ..cuda.counters import COUNTED
+    from ..cuda.direction import OUT_ARCS, either, frontier_degrees, pull_fold
+    from ..cuda.mappings import frontier, thread_per_vertex
+    from ..cuda.operators import QUEUE, Operator, advance, filter_vertices, together
     from .gpu_levels import LANES
 
     @cuda.jit(device=True)
+    def set_parent(state, v, u, won):
+        """u is v's parent in the searches of ``won``."""
+        while won != ZERO:
+            low = won & (~won + ONE)
+            state[PARENTS][cuda.popc(low - ONE), v] = u
+            won ^= low
+
+    @cuda.jit(device=True)
     def searches_at(state, row, u, r):
-        """The searches that have u on their frontier."""
-        return True, state[1][u]
+        """Push: the searches that have u on their frontier."""
+        return True, state[VISIT][u]
 
     @cuda.jit(device=True)
     def reach(state, row, u, du, v, w, e, r, conv):
-        """Step 1: the searches of u that have not seen v reach it this round."""
-        fresh = du & ~state[0][v]
-        if fresh == ZERO or (state[2][v] & fresh) == fresh:  # the cheap reads first
+        """Push: the searches of u that have not seen v reach it this round."""
+        fresh = du & ~state[SEEN][v]
+        if fresh == ZERO or (state[NEXT][v] & fresh) == fresh:  # the cheap reads first
             return False
-        won = fresh & ~cuda.atomic.or_(state[2], v, fresh)
+        won = fresh & ~cuda.atomic.or_(state[NEXT], v, fresh)
         if record:
-            while won != ZERO:  # u is v's parent in the searches whose bit it set first
-                low = won & (~won + ONE)
-                state[4][cuda.popc(low - ONE), v] = u
-                won ^= low
+            set_parent(state, v, u, won)
+        return False
+
+    @cuda.jit(device=True)
+    def incomplete(state, v, r):
+        """Pull: v looks if a search on this round's frontier has not reached it; the fold
+        starts from the searches that have (next: a wide vertex's, in this round)."""
+        got = state[SEEN][v] | state[NEXT][v]
+        return (state[ACTIVE][r % 3] & ~got) != ZERO, got
+
+    @cuda.jit(device=True)
+    def frontier_word(state, u, r):
+        return state[VISIT][u]
+
+    @cuda.jit(device=True)
+    def join(state, v, u, x, acc, r):
+        """Pull: the searches on u's frontier that v had not got reach v, u its parent."""
+        won = x & ~acc
+        if won != ZERO:
+            if record:
+                set_parent(state, v, u, won)
+            acc |= won
+        return acc
+
+    @cuda.jit(device=True)
+    def join_shared(state, v, u, x, acc, r, conv):
+        """Pull, a wide vertex: as :func:`join`, by an atomic OR (threads share v)."""
+        fresh = x & ~acc
+        if fresh != ZERO:
+            reach(state, 0, u, fresh, v, 0, 0, r, conv)
+        return acc | fresh
+
+    @cuda.jit(device=True)
+    def complete(state, v, acc, r):
+        """Pull: every search still on a frontier has reached v (a search whose frontier
+        is empty, e.g. from a source without arcs, never will)."""
+        return (state[ACTIVE][r % 3] & ~acc) == ZERO
+
+    @cuda.jit(device=True)
+    def keep_next(state, v, acc, r, conv):
+        """Pull: what v got this round waits in next for the commit (v's thread alone)."""
+        fresh = acc & ~state[SEEN][v]
+        if fresh != ZERO:
+            state[NEXT][v] = fresh
         return False
 
     @cuda.jit(device=True)
     def commit(state, row, v, r, conv):
-        """Step 2: next joins seen and becomes visit; each of its searches gives v level r + 1."""
-        fresh = state[2][v]
+        """next joins seen and becomes visit; each of its searches gives v level r."""
+        fresh = state[NEXT][v]
         if fresh == ZERO:
+            if state[VISIT][v] != ZERO:   # off the frontier: a pull must not see it
+                state[VISIT][v] = ZERO
             return False
-        state[2][v] = ZERO
-        state[0][v] |= fresh
-        state[1][v] = fresh
+        state[NEXT][v] = ZERO
+        state[SEEN][v] |= fresh
+        state[VISIT][v] = fresh
         while fresh != ZERO:
             low = fresh & (~fresh + ONE)
-            state[3][cuda.popc(low - ONE), v] = r + 1
+            state[LEVELS][cuda.popc(low - ONE), v] = r
             fresh ^= low
         return True
 
-    return [advance(frontier(LANES, heavy_degree=heavy), searches_at, reach),
-            filter_vertices(commit, QUEUE, heavy)]
+    @cuda.jit(device=True)
+    def union_op(graph, frontier_, state, conv, rows, r, thread, stride):
+        """After the commit: the searches on the next frontier, the OR of its vertices'
+        visit words, into ``state[ACTIVE][(r + 1) % 3]``; thread 0 clears the slot of
+        round r + 2, last read in round r - 1."""
+        active = state[ACTIVE]
+        if thread == 0:
+            active[(r + 2) % 3] = ZERO
+        bits = ZERO
+        light, heavy_queue = frontier_[0][(r + 1) % 2], frontier_[2][(r + 1) % 2]
+        for i in range(thread, frontier_[1][(r + 1) % 3], stride):
+            bits |= state[VISIT][light[i]]
+        for i in range(thread, frontier_[3][(r + 1) % 3], stride):
+            bits |= state[VISIT][heavy_queue[i]]
+        warp_or_into(active, (r + 1) % 3, bits)   # every lane: the loops have ended
+        return 0
+
+    @cuda.jit(device=True)
+    def seed_op(graph, frontier_, state, conv, rows, r, thread, stride):
+        """Round 0: search i starts at batch[i] (an OR: sources may repeat)."""
+        batch = state[BATCH]
+        for i in range(thread, cuda.popc(state[FULL]), stride):
+            cuda.atomic.or_(state[NEXT], batch[i], ONE << np.uint64(i))
+        return 0
+
+    @cuda.jit(device=True)
+    def seeding(graph, frontier_, state, r, thread):
+        return r == 0
+
+    @cuda.jit(device=True)
+    def pulls(graph, frontier_, state, r, thread):
+        """Pull when the frontier's out-arcs times alpha exceed m; thread 0 counts it."""
+        pulling = state[TALLY][r % 3, OUT_ARCS] * state[ALPHA_AT] > state[ARCS]
+        if pulling and thread == 0:
+            state[COUNTERS][COUNTED] += 1
+        return pulling
+
+    push = advance(frontier(LANES, heavy_degree=heavy), searches_at, reach)
+    pull = pull_fold(IN_ARCS, incomplete, frontier_word, join, complete, keep_next,
+                     merge=join_shared)
+    seed = Operator(seed_op, thread_per_vertex())
+    union = Operator(union_op, thread_per_vertex())
+    return [either(seeding, either(pulls, push, pull), seed),
+            filter_vertices(commit, QUEUE, heavy),
+            together(frontier_degrees(IN_ARCS, TALLY), union)]
 
 
-@functools.lru_cache(maxsize=None)
-def _start_kernel():
-    """The kernel that starts a batch: each vertex's words get the bits of the searches
-    that start there (one thread per vertex; at most 64 sources)."""
-    global cuda
-    from numba import cuda
+class _Words:
+    """The three words per vertex and the three of the frontiers' searches in one block
+    (``flat``, one fill clears them), and the batch's sources (64 slots), borrowed from
+    a problem's scratch pool."""
 
-    @cuda.jit
-    def start(seen, visit, following, sources):
-        v = cuda.grid(1)
-        if v < seen.shape[0]:
-            word = ZERO
-            for i in range(sources.shape[0]):
-                if sources[i] == v:
-                    word |= ONE << np.uint64(i)
-            seen[v] = word
-            visit[v] = word
-            following[v] = ZERO
-
-    return start
-
-
-def _first_frontier(pair, dgraph, sources, heavy: int) -> None:
-    """Put the batch's distinct sources in the frontier queues' first level."""
-    distinct = np.unique(sources).astype(dgraph.indices.dtype)
-    is_heavy = np.array([heavy > 0 and dgraph.degree(int(s)) > heavy for s in distinct],
-                        dtype=bool)
-    for queue, members in ((pair.light, distinct[~is_heavy]),
-                           (pair.heavy_queue, distinct[is_heavy])):
-        if queue is None:
-            continue
-        if members.size:
-            queue.queues[0, :members.size].copy_to_device(members)
-        queue.counts.copy_to_device(np.array([members.size, 0, 0], dtype=np.int64))
+    def __init__(self, n: int, index):
+        self.flat = cuda.device_array(3 * n + 3, dtype=np.uint64)
+        self.rows = tuple(self.flat[i * n:(i + 1) * n] for i in range(3))
+        self.active = self.flat[3 * n:]
+        self.batch = cuda.device_array(WORD_BITS, dtype=index)
 
 
 @register("bfs", "multi-source", "cuda", limit=True, batch=True, auto_rank=0,
-          negative_weights=True, options=("high_degree", "loop"),
+          negative_weights=True, options=("alpha", "pull_wide", "high_degree", "loop"),
           summary="up to 64 BFS per pass, one bit per source in a 64-bit word per vertex "
-                  "(MS-BFS); larger batches in chunks of 64")
-def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop="fast"):
+                  "(MS-BFS), pushing or pulling each round; larger batches in chunks of 64")
+def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide=PULL_WIDE,
+        high_degree=4096, loop="fast"):
     """Breadth-first searches from every vertex of ``sources`` on the GPU, 64 per pass.
 
     Parameters
     ----------
     graph : Graph or DeviceGraph
-        Weights are ignored.
+        Weights are ignored; directed graphs pull over their reverse graph.
     sources : array of int
         Validated 0-based sources (duplicates give equal rows).
     predecessors : bool
         Record BFS parents per search.
     limit : int, optional
         The deepest level to explore; farther vertices get level -1.
+    alpha : float
+        Pull in rounds whose frontier's out-arcs times ``alpha`` exceed the graph's
+        arcs (0: never pull).
+    pull_wide : int
+        A pull scans the in-arcs of a vertex of at most this many in one thread, and
+        deals those of the others over the grid, one thread an arc.
     high_degree : int
-        Vertices of more arcs are expanded by the whole grid (0: off).
+        In push rounds, vertices of more arcs are expanded by the whole grid (0: off).
     loop : {"fast", "paper"}
         One persistent kernel per batch of 64, or one launch per step and a read-back per level.
 
@@ -159,7 +270,7 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
     -------
     BFSMatrix
         ``stats``: iterations (levels expanded, summed over the batches of 64),
-        relaxations (arcs looked at), ``batches``, launches, host_syncs.
+        relaxations (arcs looked at), ``pull_rounds``, ``batches``, launches, host_syncs.
 
     Examples
     --------
@@ -169,65 +280,72 @@ def run(graph, sources, *, predecessors=True, limit=None, high_degree=4096, loop
     >>> [int(m.levels[i].max()) for i in range(3)]
     [4, 2, 4]
     """
-    from numba import cuda as _cuda
-
-    from ..cuda.device_graph import device_graph
-    from ..cuda.enactor import check_loop, enact
-    from ..cuda.problem import FrontierPair, Problem, stand_in_queue
-    from ..cuda.frontier import FrontierQueue
-    from ..cuda.runtime import THREADS, blocks_for
+    from ..cuda.counters import RunTally
+    from ..cuda.direction import direction_arrays, restart_direction
+    from ..cuda.enactor import check_loop
+    from ..cuda.recycled import recycled_array
     from ..result import BFSMatrix
-    from .gpu_levels import check_high_degree, rounds_for
+    from .gpu_levels import LevelRun, check_high_degree, rounds_for
 
     check_loop(loop)
     heavy = check_high_degree(high_degree)
-    dgraph = device_graph(graph)
+    if not (isinstance(alpha, (int, float, np.number)) and alpha >= 0):
+        raise ValueError(f"alpha must be a non-negative number, not {alpha!r}")
+    pull_wide = check_high_degree(pull_wide, "pull_wide")
+    steps = _steps(bool(predecessors), heavy)   # binds numba.cuda
+    bfs = LevelRun.reused(graph, ("multi-source",), predecessors=predecessors,
+                          heavy_degree=heavy)
+    problem, record, index = bfs.problem, bfs.record, bfs.index
+    dgraph, n = problem.graph, problem.n
+    reverse = dgraph.reverse()
     sources = np.asarray(sources, dtype=np.int64)
-    n, k = dgraph.num_vertices, sources.shape[0]
-    index = np.dtype(dgraph.indices.dtype)
-    levels = _cuda.device_array((k, n), dtype=index)
-    parents = _cuda.device_array((k, n) if predecessors else (1, 1), dtype=index)
-    words = [_cuda.device_array(n, dtype=np.uint64) for _ in range(3)]
-    pair = FrontierPair(FrontierQueue(n, index),
-                        FrontierQueue(max(dgraph.count_degree_above(heavy), 1), index)
-                        if heavy else None, stand_in_queue(dgraph))
-    steps = _steps(bool(predecessors), heavy)
-    problem = None
-    totals = {"iterations": 0, "relaxations": 0}
+    k = sources.shape[0]
+    levels = recycled_array((k, n), index)
+    parents = recycled_array((k, n), index) if record else _no_parents(dgraph, index)
+    words = bfs.kept("words", lambda: problem.scratch(("multi-source words", n, index.str),
+                                                     lambda: _Words(n, index)))
+    arrays = bfs.kept("direction", lambda: direction_arrays(problem))
+    in_arcs = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(most=pull_wide),
+               reverse.tails, np.int64(pull_wide), arrays.tally, words.batch, words.active)
+    choice = (np.float64(alpha), np.int64(problem.m))
+    totals, tally = {"iterations": 0, "relaxations": 0, "pull_rounds": 0}, RunTally()
+    padded = np.zeros(WORD_BITS, dtype=index)
     for first in range(0, k, WORD_BITS):
         batch = sources[first:first + WORD_BITS]
-        rows = slice(first, first + batch.shape[0])
-        problem = Problem(dgraph, int(batch[0]), distances=levels[rows],
-                          tally=None if problem is None else problem.tally)
-        _fill_rows(problem, levels[rows], -1, batch)
-        if predecessors:
-            _fill_rows(problem, parents[rows], -1)
-        on_device = _cuda.to_device(batch)
-        _start_kernel()[blocks_for(n), THREADS](*words, on_device)
-        problem.tally.launch(3 if predecessors else 2)
-        _first_frontier(pair, dgraph, batch, heavy)
-        state = (*words, levels[rows], parents[rows] if predecessors else parents)
-        stats, _ = enact(problem, steps, state, loop=loop, frontier=pair,
-                         max_rounds=rounds_for(limit, n))
-        problem.release_scratch()  # its flags and counters serve the next batch
+        b = batch.shape[0]
+        problem.reset(int(batch[0]))
+        problem.fill(words.flat, 3 * n + 3, 0)
+        problem.fill(_flat_rows(levels, first, b), b * n, -1)
+        if record:
+            problem.fill(_flat_rows(parents, first, b), b * n, -1)
+        problem.restart_frontier(bfs.frontier, heavy, first=False)
+        restart_direction(problem, arrays, 0, 0)
+        padded[:b] = batch
+        words.batch.copy_to_device(padded)
+        bfs.max_rounds = rounds_for(limit, n) + 1   # round 0 seeds
+        state = (*words.rows, levels[first:first + b],
+                 parents[first:first + b] if record else parents, *in_arcs,
+                 np.uint64((1 << b) - 1), *choice, problem.counters)
+        stats = bfs.rounds(steps, state, loop=loop, counted="pull_rounds")
+        stats["iterations"] -= 1
         for key in totals:
             totals[key] += stats[key]
+        tally.launch(problem.tally.launches)
+        tally.sync(problem.tally.host_syncs)
+    bfs.release()
     totals["batches"] = -(-k // WORD_BITS)
-    return BFSMatrix(sources, levels, parents if predecessors else None,
-                     problem.tally.as_stats({**totals, "loop": loop}))
+    return BFSMatrix(sources, levels, parents if record else None,
+                     tally.as_stats({**totals, "loop": loop}))
 
 
-def _fill_rows(problem, matrix, value, zero_at=None):
-    """Fill a (rows, n) device matrix with ``value`` on the GPU, 0 at ``matrix[i, zero_at[i]]``
-    (the engine's start of many-row distances, with ``value`` for infinity; like it, the
-    launch also clears the flags and counters of ``problem``, which has not run yet)."""
-    from numba import cuda as _cuda
+def _flat_rows(matrix, first: int, count: int):
+    """Rows ``first .. first + count - 1`` of a C-contiguous (rows, n) device matrix as one
+    1-D array (what a fill takes)."""
+    n = matrix.shape[1]
+    return matrix.reshape(matrix.shape[0] * n)[first * n:(first + count) * n]
 
-    from ..cuda.problem import _init_rows
-    from ..cuda.runtime import THREADS, blocks_for
 
-    rows, n = matrix.shape
-    marks = np.full(rows, -1, dtype=np.int64) if zero_at is None else zero_at
-    _init_rows[blocks_for(rows * n), THREADS](matrix, _cuda.to_device(marks),
-                                              matrix.dtype.type(value), problem.conv.device,
-                                              problem.counters)
+def _no_parents(dgraph, index):
+    """The parents' stand-in when none are recorded (the kernels never write it)."""
+    return dgraph.cached(("multi-source no parents", index.str),
+                         lambda: cuda.device_array((1, 1), dtype=index))

@@ -20,9 +20,11 @@ Examples
 
 from __future__ import annotations
 
+import numpy as np
 from numba import cuda
 
 from .flags import NEGATIVE_CYCLE
+from .runtime import SIMULATOR
 
 
 @cuda.jit(device=True)
@@ -65,3 +67,41 @@ def claim(owner, v, who, free):
     1
     """
     return cuda.atomic.cas(owner, v, free, who) == free
+
+
+if SIMULATOR:
+    @cuda.jit(device=True)
+    def warp_or_into(words, slot, bits):
+        """OR ``bits`` into ``words[slot]``; every lane of the warp calls it.  Simulator (no
+        shuffles): one atomic per lane that adds a bit (see :func:`_demo_union`)."""
+        if (words[slot] & bits) != bits:
+            cuda.atomic.or_(words, slot, bits)
+else:
+    @cuda.jit(device=True)
+    def warp_or_into(words, slot, bits):
+        """OR ``bits`` into ``words[slot]``; every lane of the warp calls it.  The warp's OR
+        of its lanes' bits (five shuffles), then one atomic by lane 0, only if it adds a
+        bit: the word is one address that every warp of the grid updates.
+        See :func:`_demo_union`."""
+        shuffled = np.int64(bits)   # shuffles take signed words: the same 64 bits
+        shuffled |= cuda.shfl_xor_sync(0xFFFFFFFF, shuffled, 16)
+        shuffled |= cuda.shfl_xor_sync(0xFFFFFFFF, shuffled, 8)
+        shuffled |= cuda.shfl_xor_sync(0xFFFFFFFF, shuffled, 4)
+        shuffled |= cuda.shfl_xor_sync(0xFFFFFFFF, shuffled, 2)
+        shuffled |= cuda.shfl_xor_sync(0xFFFFFFFF, shuffled, 1)
+        total = words.dtype.type(shuffled)
+        if cuda.laneid == 0 and (words[slot] & total) != total:
+            cuda.atomic.or_(words, slot, total)
+
+
+@cuda.jit
+def _demo_union(words, bits):
+    """Docstring example: the OR of ``bits`` (one per thread) into ``words[0]``.
+
+    >>> import numpy as np
+    >>> words = cuda.to_device(np.zeros(1, np.uint64))
+    >>> bits = cuda.to_device(np.array([1 << (i % 5) for i in range(64)], np.uint64))
+    >>> _demo_union[2, 32](words, bits); int(words.copy_to_host()[0])
+    31
+    """
+    warp_or_into(words, 0, bits[cuda.grid(1)])

@@ -19,6 +19,9 @@ module is the engine's side of it, usable by any method:
   often).  The reverse CSR is ``state[at]`` (offsets) and ``state[at + 1]``
   (tails), the list ``state[at + 2]``: places in the state rather than a
   device function that returns the arrays, which numba does not allow.
+- :func:`pull_fold`: a pull that folds a value over a vertex's in-arcs (an OR of
+  frontier words, for many searches at once) until a device function says it is
+  complete, instead of stopping at the first in-arc that fits.
 - :func:`either`: a step that runs one of two steps, picked every round by a
   device function ``choose(graph, frontier, state, r, thread) -> bool`` (True:
   the second).  Every thread evaluates it on values the previous round left
@@ -52,7 +55,7 @@ from numba import cuda
 
 from .counters import flush_count
 from .mappings import thread_per_vertex
-from .operators import QUEUE, Operator, pusher
+from .operators import NO_OUTPUT, QUEUE, Operator, pusher
 
 #: Columns of a tally array (shape (3, 2), one row per round in rotation).
 OUT_ARCS, VISITED_IN_ARCS = 0, 1
@@ -131,6 +134,112 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
                     count += probed
             if queued:
                 push(graph, frontier, v, found, r, heavy_out, conv)
+        return count
+
+    return Operator(op, thread_per_vertex())
+
+
+@functools.lru_cache(maxsize=None)
+def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
+              heavy_out: int = 0, merge=None) -> Operator:
+    """A pull that folds a value over in-arcs instead of stopping at the first that fits:
+    one thread per listed vertex v, over the reverse CSR ``state[at]``, ``state[at + 1]``
+    and the vertex list ``state[at + 2]`` (as :func:`pull`).
+
+    ``start(state, v, r) -> (looks, acc)`` opens v's fold (``looks`` False: v is
+    skipped); for each in-arc ``u -> v``, ``load(state, u, r) -> x`` reads u's
+    part and ``acc = fold(state, v, u, x, acc, r)`` joins it; after every group of
+    four arcs ``done(state, v, acc, r) -> bool`` may end the scan; then
+    ``finish(state, v, acc, r, conv) -> bool`` writes v, and with ``output=QUEUE`` a
+    ``True`` puts v in the next frontier.  Only v's thread writes v, so ``fold`` and
+    ``finish`` need no atomics for v's own entries.  The four loads of a group are
+    issued before their folds, so a long scan waits on memory a quarter as often.
+    MS-BFS's pull (Then et al.): v ORs the frontier words of its in-neighbours and
+    stops once every search has reached it.  Relaxations: the in-arcs read.
+
+    With ``merge``, the listed vertices are those of at most ``state[at + 4]`` in-arcs,
+    and the in-arcs of the others are dealt over the grid, one thread an arc (a
+    vertex of 50,000 in-arcs scanned by one thread would hold its round for
+    milliseconds): ``state[at + 3]`` gives each arc of the reverse CSR its vertex
+    (:attr:`DeviceGraph.tails` of the reverse graph), ``start`` is asked per arc
+    and ``acc = merge(state, v, u, x, acc, r, conv)`` joins u's part into v with
+    atomics, as many threads join into one v at once; ``finish`` is not called for
+    those vertices, so ``output`` must be ``NO_OUTPUT``.
+
+    Examples
+    --------
+    >>> from warpath.cuda.operators import QUEUE
+    >>> step = pull_fold(1, _demo_fold_start, _demo_load, _demo_fold, _demo_done,
+    ...                  _demo_finish, QUEUE)
+    >>> step is pull_fold(1, _demo_fold_start, _demo_load, _demo_fold, _demo_done,
+    ...                   _demo_finish, QUEUE)
+    True
+    """
+    queued = output == QUEUE
+    if merge is not None and queued:
+        raise ValueError("a pull that merges wide vertices' arcs cannot queue them")
+    push = pusher(True)
+    tails_at = at + 1  # constants of the closure: numba indexes a tuple by constants only
+    listed_at, rows_at, most_at = at + 2, at + 3, at + 4
+    wide = merge is not None
+
+    @cuda.jit(device=True)
+    def merge_wide(state, indptr, tails, r, conv, thread, stride):
+        """The in-arcs of vertices of more than ``state[most_at]``, one thread an arc."""
+        count = 0
+        rows, most = state[rows_at], state[most_at]
+        for e in range(thread, rows.shape[0], stride):
+            v = rows[e]
+            if indptr[v + 1] - indptr[v] > most:
+                looks, acc = start(state, v, r)
+                if looks:
+                    u = tails[e]
+                    merge(state, v, u, load(state, u, r), acc, r, conv)
+                    count += 1
+        return count
+
+    @cuda.jit(device=True)
+    def scan(state, v, r, acc, first, last, tails):
+        """Fold v's in-arcs first .. last - 1, four loads at a time (indices past the last
+        clamped to it, their folds skipped); (acc, arcs read)."""
+        read = 0
+        for e in range(first, last, 4):
+            e1, e2, e3 = min(e + 1, last - 1), min(e + 2, last - 1), min(e + 3, last - 1)
+            u0, u1, u2, u3 = tails[e], tails[e1], tails[e2], tails[e3]
+            x0, x1 = load(state, u0, r), load(state, u1, r)
+            x2, x3 = load(state, u2, r), load(state, u3, r)
+            acc = fold(state, v, u0, x0, acc, r)
+            if e + 1 < last:
+                acc = fold(state, v, u1, x1, acc, r)
+            if e + 2 < last:
+                acc = fold(state, v, u2, x2, acc, r)
+            if e + 3 < last:
+                acc = fold(state, v, u3, x3, acc, r)
+            read += min(4, last - e)
+            if done(state, v, acc, r):
+                break
+        return acc, read
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        indptr, tails, listed = state[at], state[tails_at], state[listed_at]
+        n = listed.shape[0]
+        for begin in range(0, n, stride):  # one trip count per warp (enqueue)
+            i = begin + thread
+            keep = False
+            v = 0
+            if i < n:
+                v = listed[i]
+                looks, acc = start(state, v, r)
+                if looks:
+                    acc, read = scan(state, v, r, acc, indptr[v], indptr[v + 1], tails)
+                    count += read
+                    keep = finish(state, v, acc, r, conv)
+            if queued:
+                push(graph, frontier, v, keep, r, heavy_out, conv)
+        if wide:
+            count += merge_wide(state, indptr, tails, r, conv, thread, stride)
         return count
 
     return Operator(op, thread_per_vertex())
@@ -277,3 +386,33 @@ def _demo_probe(state, row, v, u, e, r):
 @cuda.jit(device=True)
 def _demo_take(state, row, v, u, e, r, conv):
     """Docstring example: nothing written."""
+
+
+@cuda.jit(device=True)
+def _demo_fold_start(state, v, r):
+    """Docstring example: every vertex folds from zero."""
+    return True, 0
+
+
+@cuda.jit(device=True)
+def _demo_load(state, u, r):
+    """Docstring example: each in-neighbour counts one."""
+    return 1
+
+
+@cuda.jit(device=True)
+def _demo_fold(state, v, u, x, acc, r):
+    """Docstring example: a sum."""
+    return acc + x
+
+
+@cuda.jit(device=True)
+def _demo_done(state, v, acc, r):
+    """Docstring example: never ends early."""
+    return False
+
+
+@cuda.jit(device=True)
+def _demo_finish(state, v, acc, r, conv):
+    """Docstring example: nothing written, nothing queued."""
+    return False

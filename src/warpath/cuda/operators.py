@@ -18,6 +18,7 @@ loops around them (Gunrock's advance/filter, in numba):
 - :func:`compute` calls ``work(graph, state, v, r, conv) -> int`` on every
   vertex, for steps that walk arcs their own way (Safari's k-step waves); it
   returns the relax operations done.
+- :func:`together` runs two steps as one, with no barrier between them.
 - :func:`per_row` calls ``work(state, row, r, conv)`` once per row of a
   many-source launch, for books kept per row between rounds (task-parallel's
   near-far buckets).
@@ -372,6 +373,29 @@ def compute(mapping, work) -> Operator:
 
 
 @functools.lru_cache(maxsize=None)
+def together(first: Operator, second: Operator) -> Operator:
+    """One step that runs ``first`` then ``second`` with no barrier between them (a round
+    has at most three steps): for steps that do not read what the other writes, e.g. two
+    sums over the frontier a filter has just built.  Its mapping is ``first``'s; the
+    relaxations are both steps'.
+
+    Examples
+    --------
+    >>> both = together(filter_vertices(_demo_keep), filter_vertices(_demo_keep))
+    >>> both is together(filter_vertices(_demo_keep), filter_vertices(_demo_keep))
+    True
+    """
+    one, two = first.device, second.device
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        return (one(graph, frontier, state, conv, rows, r, thread, stride)
+                + two(graph, frontier, state, conv, rows, r, thread, stride))
+
+    return Operator(op, first.mapping)
+
+
+@functools.lru_cache(maxsize=None)
 def per_row(work) -> Operator:
     """``work(state, row, r, conv)`` once for each row of the launch (a step that keeps
     per-row books between rounds, beside a :func:`~warpath.cuda.mappings.tasks` advance).
@@ -405,3 +429,9 @@ def _demo_visit(state, row, u, du, v, w, e, r, conv):
     if lowered:
         mark_changed(conv, r)
     return lowered
+
+
+@cuda.jit(device=True)
+def _demo_keep(state, row, v, r, conv):
+    """Docstring example: keep nothing."""
+    return False
