@@ -45,7 +45,8 @@ from warpath.cuda.enactor import PersistentRounds  # noqa: E402
 
 
 def captured_run(scale: int = 8):
-    """``(rounds, state, jobs, max_rounds)`` of a warm direction-optimizing BFS query."""
+    """``(rounds, state, jobs, max_rounds, graph)`` of a warm direction-optimizing BFS query
+    (and the graph it ran on)."""
     if launching.SIMULATOR:   # a device pointer, as real arrays have, so that they flatten
         from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
 
@@ -62,7 +63,7 @@ def captured_run(scale: int = 8):
     for _ in range(2):   # the second query reuses the first's rounds, as a warm one does
         warpath.bfs(graph, 0, method="direction-optimizing", device="cuda")
     PersistentRounds.run = run
-    return runs[-1]
+    return runs[-1] + (graph,)
 
 
 @functools.lru_cache(maxsize=64)
@@ -113,7 +114,7 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=500, help="calls a batch")
     parser.add_argument("--scale", type=int, default=8, help="rmat scale of the captured query")
     options = parser.parse_args(argv)
-    rounds, state, jobs, max_rounds = captured_run(options.scale)
+    rounds, state, jobs, max_rounds, _ = captured_run(options.scale)
     query = (np.int64(max_rounds),) + ((jobs,) if jobs else ())   # as run() makes it
     args = rounds._head + (state,) + rounds._tail + query
     types, values = launching.prepare(args)

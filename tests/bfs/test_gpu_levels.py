@@ -107,3 +107,21 @@ def test_queries_in_a_row_reuse_one_run_and_keep_their_results(method):
         if p:
             assert_bfs_tree(g, s, result.levels, result.parents)
         assert result.stats["launches"] == 1 and result.stats["host_syncs"] == 1
+
+
+def test_each_query_gets_its_own_levels_and_parents_while_the_last_are_held():
+    """The levels and parents of a held query are not the next query's rows (its block
+    stays out of the pool while either row is held), and are two arrays, not one."""
+    run = LevelRun(gen.ring(6, seed=0), predecessors=True)
+    held_levels, held_parents, _ = run.start(1)
+    run.problem.run_fills()
+    levels, parents, _ = run.start(4)
+    run.problem.run_fills()
+    parents.copy_to_device(np.arange(6, dtype=parents.dtype))
+    assert held_levels.copy_to_host().tolist() == [-1, 0, -1, -1, -1, -1]
+    assert levels.copy_to_host().tolist() == [-1, -1, -1, -1, 0, -1]
+    assert held_parents.copy_to_host().tolist() == [-1] * 6
+    assert levels.shape == parents.shape == (6,) and run.start(0)[1].shape == (6,)
+    alone = LevelRun(gen.ring(6, seed=0), predecessors=False)
+    levels, parents, _ = alone.start(2)
+    assert parents is levels   # the one-row stand-in the kernels never write

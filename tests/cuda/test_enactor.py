@@ -145,3 +145,40 @@ def test_a_run_keeps_the_last_runs_function_while_the_types_stay(monkeypatch):
         assert rounds._function_for((tuple(types), [0]), ()) == ("f", 1)
     assert [prepared[0] for prepared in looked_up] == [(("a", (1, 2)),), (("a", (1, 3)),)]
     assert rounds._function_for(None, ()) is None   # under the simulator: numba launches
+
+
+def test_standing_fills_flatten_once_and_the_others_every_run(monkeypatch):
+    """Over 70 sources, a run's parameters equal flattening the whole argument tuple: the
+    standing fills' (kept from their first run) and the source's (new each run); only the
+    standing ones are kept."""
+    import ctypes
+
+    import warpath
+    from warpath.cuda.enactor import _fixed_arguments
+    from warpath.cuda.launch import flatten
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import _demo_gather, _demo_visit, advance
+    from warpath.cuda.problem import Problem
+    from warpath.cuda.runtime import SIMULATOR
+
+    if SIMULATOR:   # give the simulator's arrays a device pointer, as real ones have
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        monkeypatch.setattr(FakeCUDAArray, "device_ctypes_pointer",
+                            property(lambda a: ctypes.c_void_p(a._ary.ctypes.data)),
+                            raising=False)
+    graph = warpath.generators.rmat(7, 8, seed=5, directed=False)
+    problem = Problem(graph, 0, deferred=True)
+    steps = [advance(thread_per_edge(), _demo_gather, _demo_visit)]
+    frontier = problem.frontier(heavy_degree=8)
+    rounds = PersistentRounds(problem, steps, frontier=frontier, fills=6)
+    head, tail, _ = _fixed_arguments(problem, steps, frontier, None)
+    state = (problem.distances[0], problem.inf)
+    for source in range(70):
+        problem.reset(source)
+        problem.fill(problem.row, problem.n, problem.inf, source, 0)
+        problem.restart_frontier(frontier, 8)
+        query = (np.int64(source + 1), problem.take_fills())
+        assert rounds.prepare(state, query) == flatten(head + (state,) + tail + query)
+    assert set(rounds._flat_jobs) <= set(problem.standing_jobs)
+    assert len(rounds._flat_jobs) >= 4

@@ -102,3 +102,57 @@ def test_fills_still_queued_run_before_the_scratch_goes_back():
     problem = Problem(gen.ring(4, seed=1), 1, deferred=True)
     problem.release_scratch()
     assert problem.tally.launches == 1 and problem.distances.copy_to_host()[0, 1] == 0
+
+
+def _restart_jobs(problem, pair, source, heavy_degree):
+    problem.reset(source)
+    problem.restart_frontier(pair, heavy_degree)
+    return problem.take_fills()
+
+
+def test_standing_fills_are_one_job_and_the_source_bearing_ones_change():
+    """A query's repeated fills (the control block, the queues' counters, the head of a
+    queue that does not hold the source) are the same job objects query after query; the
+    head holding the source is a new job with the new source each time."""
+    g = gen.rmat(6, 8, seed=2, directed=False)
+    problem = Problem(g, 0, deferred=True)
+    heavy_degree = int(np.sort(np.diff(g.indptr))[-3])   # a few vertices are heavy
+    pair = problem.frontier(heavy_degree=heavy_degree)
+    degrees = np.diff(g.indptr)
+    light, heavy = (int(np.flatnonzero(test)[0]) for test in
+                    (degrees <= heavy_degree, degrees > heavy_degree))
+    first = _restart_jobs(problem, pair, light, heavy_degree)
+    again = _restart_jobs(problem, pair, light + 1 if degrees[light + 1] <= heavy_degree
+                          else light, heavy_degree)
+    control, light_counts, light_head, heavy_counts, heavy_head = range(5)
+    for slot in (control, light_counts, heavy_counts, heavy_head):
+        assert again[slot] is first[slot]
+        assert id(first[slot]) in problem.standing_jobs
+    assert again[light_head] is not first[light_head]
+    assert int(first[light_head][4]) == light and int(first[heavy_head][4]) == -1
+    moved = _restart_jobs(problem, pair, heavy, heavy_degree)   # now in the heavy queue
+    assert int(moved[heavy_head][4]) == heavy and int(moved[light_head][4]) == -1
+    assert moved[light_head] is not first[light_head] and moved[control] is first[control]
+
+
+def test_standing_fills_stay_few_over_many_sources():
+    """Queries from every vertex (more than 64) add no standing fill after the first few:
+    none holds a source."""
+    g = gen.rmat(7, 8, seed=4, directed=False)
+    problem = Problem(g, 0, deferred=True)
+    pair = problem.frontier(heavy_degree=8)
+    for source in range(g.num_vertices):
+        jobs = _restart_jobs(problem, pair, source, 8)
+        fresh = [job for job in jobs if id(job) not in problem.standing_jobs]
+        assert [int(job[4]) for job in fresh] == [source]   # the head that holds it
+    # the control block; each queue's counters with and without a first vertex, its head
+    # without one
+    assert len(problem.standing_jobs) == 7
+
+
+def test_a_fill_that_changes_every_query_cannot_stand():
+    problem = Problem(gen.ring(3, seed=0), 0, deferred=True)
+    flags = cuda.device_array(4, np.int64)
+    with pytest.raises(RuntimeError, match="standing fills"):
+        for value in range(100):
+            problem.fill(flags, 1, value, standing=True)

@@ -1,13 +1,17 @@
 """Result memory recycled once a result is dropped, and direct row views."""
 
 import gc
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
 from numba import cuda
 
 from warpath.cuda.distances import rows_of
-from warpath.cuda.recycled import KEEP, free_blocks, recycled_array
+from warpath.cuda.recycled import KEEP, free_blocks, recycled_array, recycled_rows
 from warpath.cuda.scratch import release_all
 
 
@@ -62,3 +66,79 @@ def test_at_most_keep_free_blocks_per_size_and_release_all_lets_them_go():
     assert free_blocks() == KEEP
     assert release_all() >= KEEP and free_blocks() == 0
     cuda.synchronize()
+
+
+def test_recycled_rows_are_separate_one_dimensional_arrays():
+    levels, parents = recycled_rows(2, 5, np.int32)
+    assert levels.shape == parents.shape == (5,) and levels.dtype == np.int32
+    levels.copy_to_device(np.arange(5, dtype=np.int32))
+    parents.copy_to_device(np.full(5, -1, np.int32))
+    assert levels.copy_to_host().tolist() == [0, 1, 2, 3, 4]
+    assert parents.copy_to_host().tolist() == [-1] * 5
+    assert [row.shape for row in recycled_rows(1, 0, np.int64)] == [(0,)]
+
+
+#: Run without the simulator, on numba's own device arrays over made-up addresses: the
+#: driver is never called (blocks come from a stub), so the pool's bookkeeping is checked
+#: on a machine without a GPU too.
+_ROWS_ON_THE_CPU = """
+import gc
+import numpy as np
+from numba import cuda
+from numba.cuda.cudadrv.devicearray import DeviceNDArray
+from numba.cuda.cudadrv.driver import MemoryPointer, binding
+from warpath.cuda import launch, recycled
+
+context, made = object(), []
+
+def block(nbytes, dtype):
+    made.append((1 + len(made)) << 32)
+    memory = MemoryPointer(context, binding.CUdeviceptr(made[-1]), nbytes)
+    return DeviceNDArray((nbytes,), (1,), np.uint8, gpu_data=memory)
+
+cuda.device_array = block
+address = lambda row: int(row.device_ctypes_pointer.value)
+levels, parents = recycled.recycled_rows(2, 1000, np.int32, context)
+assert (address(levels), address(parents)) == (made[0], made[0] + 4000)
+for row in (levels, parents):
+    kept = row.__dict__.pop("_warpath_launch_share")
+    assert kept == launch._array_share(row), (kept, launch._array_share(row))
+del row, levels
+gc.collect()
+assert recycled.free_blocks() == 0   # parents still use the block
+other, = recycled.recycled_rows(1, 2000, np.int32, context)
+assert address(other) == made[1]
+del parents
+gc.collect()
+assert recycled.free_blocks() == 1
+again = recycled.recycled_rows(2, 1000, np.int32, context)
+assert address(again[0]) == made[0] and recycled.free_blocks() == 0 and len(made) == 2
+print("ok")
+"""
+
+
+def test_rows_share_one_block_that_comes_back_when_both_are_dropped():
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    source = os.path.join(os.path.dirname(__file__), "..", "..", "src")
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [source,
+                                                                environment.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(_ROWS_ON_THE_CPU)],
+                          env=environment, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+@pytest.mark.gpu
+def test_recycled_rows_on_the_gpu_share_a_block_until_both_are_dropped():
+    release_all()
+    levels, parents = recycled_rows(2, 1000, np.int32)
+    assert _address(parents) == _address(levels) + 4000
+    levels.copy_to_device(np.zeros(1000, np.int32))
+    parents.copy_to_device(np.ones(1000, np.int32))
+    assert levels.copy_to_host().sum() == 0 and parents.copy_to_host().sum() == 1000
+    address = _address(levels)
+    del levels
+    gc.collect()
+    assert free_blocks() == 0
+    del parents
+    gc.collect()
+    assert free_blocks() == 1 and _address(recycled_rows(2, 1000, np.int32)[0]) == address

@@ -30,11 +30,11 @@ import numpy as np
 from numba import cuda
 
 from ..cuda.device_graph import device_graph
-from ..cuda.distances import rows_of
 from ..cuda.enactor import PersistentRounds, enact
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
-from ..cuda.recycled import recycled_array
+from ..cuda.recycled import recycled_rows
+from ..cuda.runtime import SIMULATOR
 from ..cuda.scratch import scratch_pool
 from ..result import BFSResult
 
@@ -120,6 +120,9 @@ class LevelRun:
             self.problem.frontier(heavy_degree=heavy_degree)
         self.levels = self.parents = None
         self.max_rounds = 0
+        # the context of the device state, for the levels' memory (numba's lookup of the
+        # current one costs ~5 us of host time a query)
+        self._context = None if SIMULATOR else cuda.current_context()
         self._kept = {}
         self._pool_key = None
 
@@ -160,9 +163,8 @@ class LevelRun:
         ([-1, 0, -1, -1], -1, 4)
         """
         n = self.problem.n
-        # one recycled allocation for both; without parents, a stand-in the kernels never write
-        pair = recycled_array((2 if self.record else 1, n), self.index)
-        rows = rows_of(pair, (0, 1) if self.record else (0,))
+        # one recycled block for both; without parents, a stand-in the kernels never write
+        rows = recycled_rows(2 if self.record else 1, n, self.index, self._context)
         self.levels, self.parents = rows[0], rows[-1]
         problem = self.problem
         problem.reset(source)

@@ -361,7 +361,7 @@ def restart_direction(problem, arrays, out_arcs: int, in_arcs: int) -> None:
     ([[3, 2], [0, 0], [0, 0]], 0)
     """
     problem.fill(arrays.first_row, 2, in_arcs, 0, out_arcs)
-    problem.fill(arrays.rest, 10, 0)
+    problem.fill(arrays.rest, 10, 0, standing=True)
     problem.settle()
 
 

@@ -262,6 +262,8 @@ class PersistentRounds:
         self.counted = counted
         self.blocks = None   # the grid size, found on the first run
         self._fixed = None   # the flattened head and tail, made on the first run
+        self._standing = problem.standing_jobs   # the problem's fills made once ...
+        self._flat_jobs = {}   # ... and their (type, parameters), by job id
         self._last_function = (None, None)   # the last run's argument types and function
 
     def run(self, state, jobs, tally: RunTally, max_rounds: int):
@@ -303,10 +305,30 @@ class PersistentRounds:
             _flatten((state,), types, values)
             types += tail_types
             values += tail_values
-            _flatten(query, types, values)
+            _flatten(query[:1], types, values)
+            if len(query) > 1:
+                types.append(self._flat_fills(query[1], values))
         except _NotFlat:   # numba launches these: what prepare() says of them
             return prepare(self._head + (state,) + self._tail + query)
         return tuple(types), values
+
+    def _flat_fills(self, jobs: tuple, values: list) -> tuple:
+        """The type of the fill ``jobs``' tuple, their parameters appended to ``values`` as
+        :func:`~warpath.cuda.launch.flatten` gives them; a standing job's
+        (:meth:`~warpath.cuda.problem.Problem.fill`: the same object every query) are
+        flattened on its first run only, the others' (the levels', the source's) every run."""
+        kinds, kept = [], self._flat_jobs
+        for job in jobs:
+            flat = kept.get(id(job))
+            if flat is None:
+                job_types, job_values = [], []
+                _flatten(job, job_types, job_values)
+                flat = (tuple, tuple(job_types)), job_values
+                if id(job) in self._standing:   # kept alive by the problem: its id stays
+                    kept[id(job)] = flat
+            kinds.append(flat[0])
+            values += flat[1]
+        return tuple, tuple(kinds)
 
     def _function_for(self, prepared, args):
         """The kernel's compiled function for a run's ``prepared`` arguments: the last run's

@@ -49,6 +49,9 @@ from .scratch import retry_out_of_memory, scratch_pool
 #: Integer distance types on the GPU, narrowest first: int32 halves the bytes moved.
 DEVICE_INTEGER_TYPES = (np.int32, np.int64)
 
+#: Standing fills a problem keeps at most (a BFS query repeats 8: a bound, not a cache).
+STANDING = 32
+
 
 @cuda.jit
 def _init_rows(d, sources, inf, conv, counters):
@@ -157,6 +160,8 @@ class Problem:
         self.tally = RunTally() if tally is None else tally
         self.deferred = bool(deferred)
         self._fills = []
+        self._standing = {}   # by (array id, count, value, at, at_value)
+        self.standing_jobs = {}   # by job id
         self._borrowed = []
         self.control = self.scratch("control", Control)
         self.conv, self.counters = self.control.conv, self.control.counters
@@ -169,7 +174,7 @@ class Problem:
         if distances is None and self.rows > 1:
             self.distances = self._initial_rows()   # clears the flags and counters too
         else:
-            self.fill(self.control.block, SLOTS, 0)
+            self.fill(self.control.block, SLOTS, 0, standing=True)
             if distances is None:   # a result's row in recycled memory; nothing uploaded
                 self.distances = recycled_array((1, self.n), self.dtype)
                 self.fill(self.row, self.n, self.inf, self.source, 0)
@@ -198,10 +203,17 @@ class Problem:
         self.tally.launch()
         return d
 
-    def fill(self, array, count: int, value, at: int = -1, at_value=0) -> None:
+    def fill(self, array, count: int, value, at: int = -1, at_value=0, *,
+             standing: bool = False) -> None:
         """Queue a set-up fill of the 1-D device ``array``: ``array[:count] = value``, then
         ``array[at] = at_value`` when ``at >= 0`` (:mod:`warpath.cuda.fills`); jobs of one
         step must not overlap.  It runs at :meth:`settle` unless the problem is ``deferred``.
+
+        A ``standing`` fill, one that every query of the problem repeats (clearing the
+        control block, emptying a queue), is made once: each later such fill queues the
+        same job object, whose launch parameters a prepared kernel keeps
+        (:class:`~warpath.cuda.enactor.PersistentRounds`).  Never for a fill that holds the
+        source or other values of one query: at most :data:`STANDING` are kept.
 
         Examples
         --------
@@ -211,8 +223,22 @@ class Problem:
         >>> p.fill(flags, 4, 0, 2, 1)
         >>> p.run_fills(), flags.copy_to_host().tolist(), p.run_fills()
         (True, [0, 0, 1, 0], False)
+        >>> p.fill(flags, 4, 0, standing=True); p.fill(flags, 4, 0, standing=True)
+        >>> first, again = p.take_fills(); first is again is p.standing_jobs[id(first)]
+        True
         """
-        self._fills.append(fill_job(array, count, value, at, at_value))
+        if not standing:
+            self._fills.append(fill_job(array, count, value, at, at_value))
+            return
+        key = (id(array), count, value, at, at_value)   # the job holds the array: ids stay
+        job = self._standing.get(key)
+        if job is None:
+            if len(self._standing) >= STANDING:
+                raise RuntimeError(f"more than {STANDING} standing fills: one of them "
+                                   f"changes from query to query (e.g. holds the source)")
+            job = self._standing[key] = fill_job(array, count, value, at, at_value)
+            self.standing_jobs[id(job)] = job
+        self._fills.append(job)
 
     def filled(self, key, shape, dtype, value, at: int = -1, at_value=0):
         """A working array of ``shape`` and ``dtype`` from the scratch pool (no result keeps
@@ -335,8 +361,9 @@ class Problem:
             self._restart(pair.heavy_queue, source if source_heavy else -1)
 
     def _restart(self, queue: FrontierQueue, first: int) -> None:
-        for arguments in queue.restart_fills(first):
-            self.fill(*arguments)
+        counts, head = queue.restart_fills(first)
+        self.fill(*counts, standing=True)
+        self.fill(*head, standing=first < 0)   # a head holding the source changes per query
 
     def reset(self, source: int) -> None:
         """Start another query from ``source`` on this one-row problem's arrays (Gunrock's
@@ -356,7 +383,7 @@ class Problem:
         self.sources = np.array([source], dtype=np.int64)
         self.tally = RunTally()
         self._fills = []
-        self.fill(self.control.block, SLOTS, 0)
+        self.fill(self.control.block, SLOTS, 0, standing=True)
 
     def no_frontier(self) -> FrontierPair:
         """One-slot stand-in queues for steps that use none."""

@@ -10,7 +10,10 @@ warm BFS query on rmat(22, 16) (docs/performance.md).
 :func:`recycled_array` hands out an array over a block of device memory that
 goes back to a pool when the array and every view of it are
 garbage-collected; the next query of the same host thread, GPU context and size
-takes it.
+takes it.  :func:`recycled_rows` hands out one-dimensional rows side by side in
+one block (a BFS's levels and parents), made directly over its memory: no
+two-dimensional array and no numba view of it (a view's owned-pointer
+bookkeeping cost ~28 us of host time per query on the H100 host).
 A block is only ever reused by the thread that allocated it, so its kernels
 are ordered after those of the query that used it before, on that thread's
 stream.  At most :data:`KEEP` free blocks are kept per thread and size;
@@ -35,6 +38,7 @@ import threading
 import numpy as np
 from numba import cuda
 
+from .launch import vector_share
 from .runtime import SIMULATOR
 from .scratch import ScratchPool, retry_out_of_memory
 
@@ -71,17 +75,72 @@ def recycled_array(shape, dtype):
     if SIMULATOR or size == 0:
         return retry_out_of_memory(lambda: cuda.device_array(shape, dtype=dtype))
     from numba.cuda.cudadrv.devicearray import DeviceNDArray
-    from numba.cuda.cudadrv.driver import MemoryPointer
 
-    context = cuda.current_context()
-    nbytes = size * dtype.itemsize
-    key = ("result", id(context), nbytes)   # a block serves the context it was made in
-    block = _BLOCKS.take(key, lambda: cuda.device_array(nbytes, dtype=np.uint8))
-    memory = MemoryPointer(context, block.gpu_data.device_pointer, nbytes,
-                           finalizer=functools.partial(_give_back, key, block,
-                                                       threading.get_ident()))
+    memory = _taken_block(cuda.current_context(), size * dtype.itemsize)
     strides = tuple(math.prod(shape[i + 1:]) * dtype.itemsize for i in range(len(shape)))
     return DeviceNDArray(shape, strides, dtype, gpu_data=memory)
+
+
+def recycled_rows(rows: int, length: int, dtype, context=None) -> tuple:
+    """``rows`` one-dimensional device arrays of ``length`` items of ``dtype``, side by side
+    in one recycled block (see the module notes), which goes back to the pool only once
+    every row is dropped; their contents are undefined.
+
+    Parameters
+    ----------
+    rows, length : int
+    dtype : numpy dtype
+    context : numba Context, optional
+        The GPU context the rows serve (e.g. the one a caller's device state was made in,
+        kept by it: ``cuda.current_context()`` costs ~5 us of host time); the current one
+        when not given.
+
+    Returns
+    -------
+    tuple of device arrays
+        Each C-contiguous, its launch parameters already computed
+        (:func:`~warpath.cuda.launch.vector_share`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> levels, parents = recycled_rows(2, 3, np.int32)
+    >>> levels.copy_to_device(np.arange(3, dtype=np.int32))
+    >>> levels.shape, parents.dtype, levels.copy_to_host().tolist()
+    ((3,), dtype('int32'), [0, 1, 2])
+    """
+    dtype, rows, length = np.dtype(dtype), int(rows), int(length)
+    if SIMULATOR or rows * length == 0:   # plain memory; rows of one array, as on a GPU
+        pair = retry_out_of_memory(lambda: cuda.device_array((rows, length), dtype=dtype))
+        return tuple(pair[r] for r in range(rows))
+    from numba.cuda.cudadrv.devicearray import DeviceNDArray
+    from numba.cuda.cudadrv.driver import MemoryPointer, binding
+
+    context = cuda.current_context() if context is None else context
+    row_bytes = length * dtype.itemsize
+    # Each row's memory holds the whole block's (its owner): the block's finalizer runs,
+    # giving it back, once the last row is gone.
+    whole = _taken_block(context, rows * row_bytes)
+    base, strides, out = int(whole.device_pointer), (dtype.itemsize,), []
+    for r in range(rows):
+        address = base + r * row_bytes
+        row = DeviceNDArray((length,), strides, dtype, gpu_data=MemoryPointer(
+            context, binding.CUdeviceptr(address), row_bytes, owner=whole))
+        row._warpath_launch_share = vector_share(dtype, length, address)
+        out.append(row)
+    return tuple(out)
+
+
+def _taken_block(context, nbytes: int):
+    """A numba memory pointer over a free block of ``nbytes`` of ``context`` (made when the
+    pool has none), whose finalizer gives the block back to this thread's pool."""
+    from numba.cuda.cudadrv.driver import MemoryPointer
+
+    key = ("result", id(context), nbytes)   # a block serves the context it was made in
+    block = _BLOCKS.take(key, lambda: cuda.device_array(nbytes, dtype=np.uint8))
+    return MemoryPointer(context, block.gpu_data.device_pointer, nbytes,
+                         finalizer=functools.partial(_give_back, key, block,
+                                                     threading.get_ident()))
 
 
 def _give_back(key, block, thread: int) -> None:
