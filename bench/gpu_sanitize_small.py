@@ -40,6 +40,12 @@ BFS_RUNS = ([(m, {"loop": loop}) for m in ("harish", "queue", "direction-optimiz
                ("direction-optimizing", {"alpha": 1e12, "beta": 1e12, "high_degree": 8})])
 
 
+#: multi-source BFS: the default; pushing only; pulling every round, wide vertices' arcs over
+#: the grid (all, or those of more than 2), with the heavy push queue.
+MULTI_SOURCE_RUNS = ({}, {"alpha": 0}, {"alpha": 1e12, "pull_wide": 0},
+                     {"alpha": 1e12, "pull_wide": 2, "high_degree": 8})
+
+
 def check_bfs(graphs):
     """Every GPU BFS method against scipy's unweighted shortest paths; the failures."""
     import scipy.sparse as sp
@@ -57,12 +63,11 @@ def check_bfs(graphs):
                 len(r.path(t)) == ref[0][t] + 1 for t in np.flatnonzero(ref[0] >= 0))
             failures += not ok
             print(g.num_vertices, "bfs", method, options, "ok" if ok else "WRONG", flush=True)
-        for high_degree in (4096, 8):
-            m = warpath.bfs(g, sources=sources, method="multi-source", device="cuda",
-                            high_degree=high_degree)
+        for options in MULTI_SOURCE_RUNS:
+            m = warpath.bfs(g, sources=sources, method="multi-source", device="cuda", **options)
             ok = np.array_equal(m.levels, ref) and len(m.path(sources[1], 0)) == ref[1][0] + 1
             failures += not ok
-            print(g.num_vertices, "bfs multi-source", high_degree, "ok" if ok else "WRONG",
+            print(g.num_vertices, "bfs multi-source", options, "ok" if ok else "WRONG",
                   flush=True)
     return failures
 

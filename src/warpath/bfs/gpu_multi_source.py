@@ -77,7 +77,7 @@ SEEN, VISIT, NEXT, LEVELS, PARENTS, IN_ARCS = 0, 1, 2, 3, 4, 5
 TALLY, BATCH, ACTIVE, FULL, ALPHA_AT, ARCS, COUNTERS = 10, 11, 12, 13, 14, 15, 16
 #: A pull scans the in-arcs of a vertex of at most this many in one thread; the in-arcs of
 #: the others are dealt over the grid, one thread an arc.
-PULL_WIDE = 32
+PULL_WIDE = 256
 
 
 @functools.lru_cache(maxsize=None)
@@ -163,7 +163,8 @@ def _steps(record: bool, heavy: int):
 
     @cuda.jit(device=True)
     def commit(state, row, v, r, conv):
-        """next joins seen and becomes visit; each of its searches gives v level r."""
+        """next joins seen and becomes visit; each of its searches gives v level r (the rows
+        in order, not v's bits alone: the lanes of a warp then write one row together)."""
         fresh = state[NEXT][v]
         if fresh == ZERO:
             if state[VISIT][v] != ZERO:   # off the frontier: a pull must not see it
@@ -172,10 +173,10 @@ def _steps(record: bool, heavy: int):
         state[NEXT][v] = ZERO
         state[SEEN][v] |= fresh
         state[VISIT][v] = fresh
-        while fresh != ZERO:
-            low = fresh & (~fresh + ONE)
-            state[LEVELS][cuda.popc(low - ONE), v] = r
-            fresh ^= low
+        levels = state[LEVELS]
+        for i in range(levels.shape[0]):   # every lane the same row at once: coalesced
+            if (fresh >> np.uint64(i)) & ONE:
+                levels[i, v] = r
         return True
 
     @cuda.jit(device=True)
