@@ -324,8 +324,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
         padded[:b] = batch
         words.batch.copy_to_device(padded)
         bfs.max_rounds = rounds_for(limit, n) + 1   # round 0 seeds
-        state = (*words.rows, levels[first:first + b],
-                 parents[first:first + b] if record else parents, *in_arcs,
+        state = (*words.rows, _rows(levels, first, b),
+                 _rows(parents, first, b) if record else parents, *in_arcs,
                  np.uint64((1 << b) - 1), *choice, problem.counters)
         stats = bfs.rounds(steps, state, loop=loop, counted="pull_rounds")
         stats["iterations"] -= 1
@@ -339,11 +339,18 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
                      tally.as_stats({**totals, "loop": loop}))
 
 
+def _rows(matrix, first: int, count: int):
+    """Rows ``first .. first + count - 1`` of a (rows, n) device matrix: the matrix itself
+    when that is all of it (a batch of at most 64; a numba view costs tens of us)."""
+    return matrix if first == 0 and count == matrix.shape[0] else matrix[first:first + count]
+
+
 def _flat_rows(matrix, first: int, count: int):
     """Rows ``first .. first + count - 1`` of a C-contiguous (rows, n) device matrix as one
     1-D array (what a fill takes)."""
     n = matrix.shape[1]
-    return matrix.reshape(matrix.shape[0] * n)[first * n:(first + count) * n]
+    flat = matrix.reshape(matrix.shape[0] * n)
+    return flat if first == 0 and count == matrix.shape[0] else flat[first * n:(first + count) * n]
 
 
 def _no_parents(dgraph, index):
