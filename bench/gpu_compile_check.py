@@ -92,7 +92,7 @@ def main():
                 state = (words, words, words, matrix,
                          matrix if record else np.zeros((1, 1), index),
                          np.zeros(N + 1, index), np.zeros(30, index), np.zeros(N, np.int32),
-                         np.zeros(30, index), np.int64(32),
+                         np.zeros(30, index), np.zeros(30, index),
                          np.zeros((3, 2), np.int64), np.zeros(64, index), words[:3],
                          np.uint64(7), np.float64(4), np.int64(30), np.zeros(3, np.int64))
                 compile_steps(f"multi-source {tag_heavy}",

@@ -109,3 +109,14 @@ def test_vertices_with_arcs_are_listed_once_in_order():
     assert listed.copy_to_host().tolist() == [0, 3, 5]
     assert np.dtype(listed.dtype) == np.int32 and g.vertices_with_arcs() is listed
     assert device_graph(warpath.Graph([0, 0, 0], [])).vertices_with_arcs().shape == (0,)
+
+
+@pytest.mark.parametrize("most", [0, 2, 10**6])
+def test_the_arcs_of_vertices_above_a_degree_in_csr_order(most):
+    g = warpath.generators.power_law(60, 3, 20, seed=9)
+    rows, ends = device_graph(g).arcs_of_vertices_above(most)
+    tails = np.repeat(np.arange(g.num_vertices), np.diff(g.indptr))
+    wide = np.diff(g.indptr)[tails] > most
+    assert rows.copy_to_host().tolist() == tails[wide].tolist()
+    assert ends.copy_to_host().tolist() == g.indices[wide].tolist()
+    assert device_graph(g).arcs_of_vertices_above(most)[0] is rows

@@ -232,7 +232,7 @@ def test_a_folding_pull_merges_the_arcs_of_wide_vertices_over_the_grid(most):
     values = np.random.default_rng(7).integers(0, 5, g.num_vertices)
     sums = cuda.to_device(np.zeros(g.num_vertices, np.int64))
     state = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(most=most),
-             reverse.tails, np.int64(most), cuda.to_device(values), sums,
+             *reverse.arcs_of_vertices_above(most), cuda.to_device(values), sums,
              cuda.to_device(np.zeros(g.num_vertices, np.int64)))
     step = pull_fold(0, fold_from_zero, value_at_5, add_up_7, never_done, write_sum_6,
                      merge=add_atomically)

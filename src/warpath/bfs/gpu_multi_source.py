@@ -69,7 +69,8 @@ ONE, ZERO = np.uint64(1), np.uint64(0)
 #: Pull when the frontier's out-arcs times ALPHA exceed the graph's arcs (see the notes).
 ALPHA = 4.0
 #: Places in the state: the words, the levels and parents, the reverse CSR (offsets,
-#: tails, the vertices of 1 to ``pull_wide`` in-arcs, each arc's vertex, ``pull_wide``),
+#: tails, the vertices of 1 to ``pull_wide`` in-arcs, the in-arcs of the others: their
+#: vertices and tails),
 #: the degree tally, the batch, the searches on each
 #: round's frontier (three words in rotation), the batch's bits, alpha, m and the
 #: problem's counters.
@@ -307,7 +308,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
                                                      lambda: _Words(n, index)))
     arrays = bfs.kept("direction", lambda: direction_arrays(problem))
     in_arcs = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(most=pull_wide),
-               reverse.tails, np.int64(pull_wide), arrays.tally, words.batch, words.active)
+               *reverse.arcs_of_vertices_above(pull_wide), arrays.tally, words.batch,
+               words.active)
     choice = (np.float64(alpha), np.int64(problem.m))
     totals, tally = {"iterations": 0, "relaxations": 0, "pull_rounds": 0}, RunTally()
     padded = np.zeros(WORD_BITS, dtype=index)

@@ -294,6 +294,36 @@ class DeviceGraph:
         key = "vertices_with_arcs" if most is None else ("vertices_with_arcs", int(most))
         return self.cached(key, make)
 
+    def arcs_of_vertices_above(self, most: int) -> tuple:
+        """The arcs out of the vertices of more than ``most`` arcs, in CSR order, as two
+        device arrays of the index type: each arc's vertex and the arc's other end (4 or 8
+        bytes each an arc), made once per ``most``: a step over those arcs alone (the wide
+        vertices of a pull) reads neither the others nor the offsets.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = device_graph(warpath.Graph.from_edges([0, 2, 2], [1, 1, 0], num_vertices=4))
+        >>> rows, ends = g.arcs_of_vertices_above(1)
+        >>> rows.copy_to_host().tolist(), ends.copy_to_host().tolist()
+        ([2, 2], [0, 1])
+        """
+        def make():
+            from ..negative_cycles import host_graph
+
+            indptr = self._host_indptr()
+            degrees = np.diff(indptr)
+            wide = np.flatnonzero(degrees > most)
+            counts = degrees[wide]
+            first = np.repeat(indptr[wide] - (np.cumsum(counts) - counts), counts)
+            arcs = first + np.arange(int(counts.sum()), dtype=np.int64)
+            dtype = self.indices.dtype
+            rows = np.repeat(wide, counts).astype(dtype)
+            ends = host_graph(self).indices[arcs].astype(dtype)
+            return tuple(cuda.to_device(a if a.size else np.zeros(1, dtype))[:a.size]
+                         for a in (rows, ends))
+        return self.cached(("arcs_of_vertices_above", int(most)), make)
+
     def count_degree_above(self, threshold: int) -> int:
         """How many vertices have more than ``threshold`` arcs (cached per threshold).
 

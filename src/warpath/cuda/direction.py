@@ -157,14 +157,15 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
     MS-BFS's pull (Then et al.): v ORs the frontier words of its in-neighbours and
     stops once every search has reached it.  Relaxations: the in-arcs read.
 
-    With ``merge``, the listed vertices are those of at most ``state[at + 4]`` in-arcs,
-    and the in-arcs of the others are dealt over the grid, one thread an arc (a
+    With ``merge``, the listed vertices are those of a few in-arcs only, and the in-arcs
+    of the others (*wide* vertices) are dealt over the grid, one thread an arc (a
     vertex of 50,000 in-arcs scanned by one thread would hold its round for
-    milliseconds): ``state[at + 3]`` gives each arc of the reverse CSR its vertex
-    (:attr:`DeviceGraph.tails` of the reverse graph), ``start`` is asked per arc
-    and ``acc = merge(state, v, u, x, acc, r, conv)`` joins u's part into v with
-    atomics, as many threads join into one v at once; ``finish`` is not called for
-    those vertices, so ``output`` must be ``NO_OUTPUT``.
+    milliseconds): ``state[at + 3]`` and ``state[at + 4]`` list those arcs, each
+    arc's vertex v and its tail u (:meth:`DeviceGraph.arcs_of_vertices_above` of the
+    reverse graph); ``start`` is asked per arc and ``acc = merge(state, v, u, x, acc,
+    r, conv)`` joins u's part into v with atomics, as many threads join into one v at
+    once; ``finish`` is not called for those vertices, so ``output`` must be
+    ``NO_OUTPUT``.
 
     Examples
     --------
@@ -180,22 +181,21 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
         raise ValueError("a pull that merges wide vertices' arcs cannot queue them")
     push = pusher(True)
     tails_at = at + 1  # constants of the closure: numba indexes a tuple by constants only
-    listed_at, rows_at, most_at = at + 2, at + 3, at + 4
+    listed_at, rows_at, ends_at = at + 2, at + 3, at + 4
     wide = merge is not None
 
     @cuda.jit(device=True)
-    def merge_wide(state, indptr, tails, r, conv, thread, stride):
-        """The in-arcs of vertices of more than ``state[most_at]``, one thread an arc."""
+    def merge_wide(state, r, conv, thread, stride):
+        """The in-arcs of the wide vertices, one thread an arc."""
         count = 0
-        rows, most = state[rows_at], state[most_at]
-        for e in range(thread, rows.shape[0], stride):
-            v = rows[e]
-            if indptr[v + 1] - indptr[v] > most:
-                looks, acc = start(state, v, r)
-                if looks:
-                    u = tails[e]
-                    merge(state, v, u, load(state, u, r), acc, r, conv)
-                    count += 1
+        rows, ends = state[rows_at], state[ends_at]
+        for i in range(thread, rows.shape[0], stride):
+            v = rows[i]
+            looks, acc = start(state, v, r)
+            if looks:
+                u = ends[i]
+                merge(state, v, u, load(state, u, r), acc, r, conv)
+                count += 1
         return count
 
     @cuda.jit(device=True)
@@ -239,7 +239,7 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
             if queued:
                 push(graph, frontier, v, keep, r, heavy_out, conv)
         if wide:
-            count += merge_wide(state, indptr, tails, r, conv, thread, stride)
+            count += merge_wide(state, r, conv, thread, stride)
         return count
 
     return Operator(op, thread_per_vertex())
