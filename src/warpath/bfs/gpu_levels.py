@@ -204,7 +204,17 @@ class LevelRun:
     def release(self) -> None:
         """The run's queries are over: it goes back to its pool (:meth:`reused`), or gives
         its borrowed arrays back (:meth:`finish` calls it; a method that makes its own
-        result calls it instead)."""
+        result calls it instead).
+
+        Examples
+        --------
+        >>> import warpath
+        >>> g = warpath.generators.ring(4, seed=0)
+        >>> run = LevelRun.reused(g, ("example",), predecessors=False)
+        >>> run.release()
+        >>> LevelRun.reused(g, ("example",), predecessors=False) is run   # from the pool
+        True
+        """
         problem = self.problem
         if self._pool_key is None:
             problem.release_scratch()

@@ -70,10 +70,8 @@ ONE, ZERO = np.uint64(1), np.uint64(0)
 ALPHA = 4.0
 #: Places in the state: the words, the levels and parents, the reverse CSR (offsets,
 #: tails, the vertices of 1 to ``pull_wide`` in-arcs, the in-arcs of the others: their
-#: vertices and tails),
-#: the degree tally, the batch, the searches on each
-#: round's frontier (three words in rotation), the batch's bits, alpha, m and the
-#: problem's counters.
+#: vertices and tails), the degree tally, the batch, the searches on each round's frontier
+#: (three words in rotation), the batch's bits, alpha, m and the problem's counters.
 SEEN, VISIT, NEXT, LEVELS, PARENTS, IN_ARCS = 0, 1, 2, 3, 4, 5
 TALLY, BATCH, ACTIVE, FULL, ALPHA_AT, ARCS, COUNTERS = 10, 11, 12, 13, 14, 15, 16
 #: A pull scans the in-arcs of a vertex of at most this many in one thread; the in-arcs of
