@@ -58,19 +58,22 @@ def rounds_for(limit, num_vertices: int) -> int:
     return int(min(np.floor(limit), num_vertices))
 
 
-def check_high_degree(high_degree, name: str = "high_degree") -> int:
+def check_high_degree(high_degree, name: str = "high_degree", zero: str = "off") -> int:
     """Validate a ``high_degree`` option (vertices of more arcs are expanded by the whole
-    grid; 0 turns it off), or another degree bound named ``name``.
+    grid; 0 turns it off), or another degree bound named ``name``, whose 0 means ``zero``.
 
     Examples
     --------
     >>> check_high_degree(4096)
     4096
+    >>> check_high_degree(-1, "pull_wide", "all wide")
+    Traceback (most recent call last):
+    ValueError: pull_wide must be a non-negative integer (0: all wide), not -1
     """
     if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
             or high_degree < 0:
-        off = " (0: off)" if name == "high_degree" else ""
-        raise ValueError(f"{name} must be a non-negative integer{off}, not {high_degree!r}")
+        raise ValueError(f"{name} must be a non-negative integer (0: {zero}), "
+                         f"not {high_degree!r}")
     return int(high_degree)
 
 

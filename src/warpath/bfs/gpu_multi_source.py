@@ -260,7 +260,7 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
         arcs (0: never pull).
     pull_wide : int
         A pull scans the in-arcs of a vertex of at most this many in one thread, and
-        deals those of the others over the grid, one thread an arc.
+        deals those of the others over the grid, one thread an arc (0: every vertex's).
     high_degree : int
         In push rounds, vertices of more arcs are expanded by the whole grid (0: off).
     loop : {"fast", "paper"}
@@ -291,7 +291,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
     heavy = check_high_degree(high_degree)
     if not (isinstance(alpha, (int, float, np.number)) and alpha >= 0):
         raise ValueError(f"alpha must be a non-negative number, not {alpha!r}")
-    pull_wide = check_high_degree(pull_wide, "pull_wide")
+    pull_wide = check_high_degree(pull_wide, "pull_wide",
+                                  "every vertex's in-arcs over the grid")
     steps = _steps(bool(predecessors), heavy)   # binds numba.cuda
     bfs = LevelRun.reused(graph, ("multi-source",), predecessors=predecessors,
                           heavy_degree=heavy)
