@@ -91,10 +91,11 @@ def main():
                 matrix = np.zeros((4, N), index)
                 state = (words, words, words, matrix,
                          matrix if record else np.zeros((1, 1), index),
-                         np.zeros(N + 1, index), np.zeros(30, index), np.zeros(N, np.int32),
-                         np.zeros(30, index), np.zeros(30, index),
+                         np.zeros(N + 1, index), np.zeros(30, index), np.zeros(N + 1, index),
+                         np.zeros(N, index),
                          np.zeros((3, 2), np.int64), np.zeros(64, index), words[:3],
-                         np.uint64(7), np.float64(4), np.int64(30), np.zeros(3, np.int64))
+                         np.uint64(7), np.float64(4), np.int64(30), np.zeros(3, np.int64),
+                         np.zeros(N // 32 + 1, np.uint32))
                 compile_steps(f"multi-source {tag_heavy}",
                               gpu_multi_source._steps(record, heavy), state, heavy > 0, index)
         jobs = tuple(fill_job(np.zeros(N, dtype), N, 0) for dtype in (index, np.uint8))

@@ -286,7 +286,11 @@ def check_sources(graph: Graph, sources) -> np.ndarray:
         shown = np.array2string(sources, threshold=8, separator=", ")
         raise SourceError(f"sources must be integer vertex indices, not {shown} "
                           f"({sources.dtype})")
-    return np.array([check_source(graph, s) for s in sources.tolist()], dtype=np.int64)
+    wide = sources.astype(np.int64) if sources.dtype != np.uint64 else sources
+    outside = (wide < 0) | (wide >= graph.num_vertices)
+    if outside.any():   # the first bad one, named as check_source names it
+        check_source(graph, sources.tolist()[int(np.argmax(outside))])
+    return np.array(wide, dtype=np.int64)   # a copy: the caller's array stays theirs
 
 
 def multi_source(graph, sources, *, method="auto", device="auto", predecessors=True,

@@ -346,10 +346,12 @@ class _SourceRows:
 
     def __init__(self, sources):
         self.sources = np.asarray(sources, dtype=np.int64)
-        self._row_of = {int(s): i for i, s in enumerate(self.sources)}
+        self._row_of = None   # made on the first lookup: a batch query need not pay for it
 
     def _row_index(self, source) -> int:
         key = vertex_index(source, np.iinfo(np.int64).max, "source")
+        if self._row_of is None:
+            self._row_of = {s: i for i, s in enumerate(self.sources.tolist())}
         if key not in self._row_of:
             raise SourceError(f"vertex {source!r} is not one of the sources of this result")
         return self._row_of[key]

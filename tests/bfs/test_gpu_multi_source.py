@@ -105,7 +105,7 @@ def test_real_graphs_on_gpu(datasets_dir, name):
 
 @pytest.mark.parametrize("alpha,pulls,wide", [(0, False, 32), (1e12, True, 32), (1e12, True, 0),
                                                (1e12, True, 2)],
-                         ids=["push", "pull", "pull-arcs-over-the-grid", "pull-split-at-2"])
+                         ids=["push", "pull", "pull-one-arc-a-thread", "pull-split-at-2"])
 @pytest.mark.parametrize("name,graph", GRAPHS, ids=[name for name, _ in GRAPHS])
 def test_each_direction_alone_matches_scipy(name, graph, alpha, pulls, wide):
     sources = np.arange(0, graph.num_vertices, 3)[:40]
@@ -118,10 +118,12 @@ def test_each_direction_alone_matches_scipy(name, graph, alpha, pulls, wide):
 def test_a_pull_stops_reading_once_every_search_has_reached_the_vertex():
     # a complete graph, the sources its first 30 vertices: a pull finds every search among
     # the first 32 in-arcs of a vertex (in-arcs ascend by tail), and the next round has
-    # nothing left to look for, so it reads about half the arcs that one push reads
+    # nothing left to look for, so it reads about half the arcs that one push reads.  Each
+    # vertex's 59 in-arcs in one thread (pull_wide): a thread stops on what it has seen, and
+    # the threads of a split vertex run at once, each reading its whole segment on a GPU.
     g = gen.complete(60, seed=56)
     sources = np.arange(30)
-    pushed, pulled = run(g, sources, alpha=0), run(g, sources, alpha=1e12)
+    pushed, pulled = run(g, sources, alpha=0), run(g, sources, alpha=1e12, pull_wide=64)
     np.testing.assert_array_equal(pulled.levels, pushed.levels)
     assert pulled.stats["pull_rounds"] >= 1
     assert pulled.stats["relaxations"] < g.num_edges <= pushed.stats["relaxations"]

@@ -111,12 +111,22 @@ def test_vertices_with_arcs_are_listed_once_in_order():
     assert device_graph(warpath.Graph([0, 0, 0], [])).vertices_with_arcs().shape == (0,)
 
 
-@pytest.mark.parametrize("most", [0, 2, 10**6])
-def test_the_arcs_of_vertices_above_a_degree_in_csr_order(most):
+@pytest.mark.parametrize("most", [1, 2, 5, 10**6])
+def test_arc_segments_cut_each_vertex_in_pieces_of_at_most_most_arcs(most):
     g = warpath.generators.power_law(60, 3, 20, seed=9)
-    rows, ends = device_graph(g).arcs_of_vertices_above(most)
-    tails = np.repeat(np.arange(g.num_vertices), np.diff(g.indptr))
-    wide = np.diff(g.indptr)[tails] > most
-    assert rows.copy_to_host().tolist() == tails[wide].tolist()
-    assert ends.copy_to_host().tolist() == g.indices[wide].tolist()
-    assert device_graph(g).arcs_of_vertices_above(most)[0] is rows
+    firsts, owners = (a.copy_to_host() for a in device_graph(g).arc_segments(most))
+    degrees = np.diff(g.indptr)
+    assert firsts[0] == 0 and firsts[-1] == g.indptr[-1] and np.all(np.diff(firsts) >= 1)
+    assert np.all(np.diff(firsts) <= most)
+    vertices = np.where(owners >= 0, owners, ~owners)
+    # every arc in exactly one segment, of its own vertex, in CSR order
+    arc_vertex = np.repeat(vertices, np.diff(firsts))
+    np.testing.assert_array_equal(arc_vertex, np.repeat(np.arange(g.num_vertices), degrees))
+    # negated exactly where the vertex's arcs span several segments
+    np.testing.assert_array_equal(owners < 0, degrees[vertices] > most)
+    assert device_graph(g).arc_segments(most)[0] is device_graph(g).arc_segments(most)[0]
+
+
+def test_arc_segments_need_at_least_one_arc_each():
+    with pytest.raises(ValueError, match="at least one arc"):
+        device_graph(warpath.generators.ring(4, seed=0)).arc_segments(0)

@@ -48,3 +48,18 @@ def test_read_small_refuses_another_size():
 
     with pytest.raises(ValueError, match="cannot read 3 x int64 into 2 x int64"):
         runtime.read_small(cuda.to_device(np.arange(3)), np.zeros(2, np.int64))
+
+
+def test_write_small_copies_and_the_host_array_may_change_at_once():
+    device = cuda.device_array(4, np.int32)
+    host = np.arange(4, dtype=np.int32)
+    runtime.write_small(device, host)
+    host[:] = -1   # staged by the driver before the call returned
+    assert device.copy_to_host().tolist() == [0, 1, 2, 3]
+
+
+def test_write_small_refuses_another_size():
+    import pytest
+
+    with pytest.raises(ValueError, match="cannot write 2 x int64 into 3 x int64"):
+        runtime.write_small(cuda.device_array(3, np.int64), np.zeros(2, np.int64))

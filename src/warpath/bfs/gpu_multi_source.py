@@ -69,14 +69,16 @@ ONE, ZERO = np.uint64(1), np.uint64(0)
 #: Pull when the frontier's out-arcs times ALPHA exceed the graph's arcs (see the notes).
 ALPHA = 4.0
 #: Places in the state: the words, the levels and parents, the reverse CSR (offsets,
-#: tails, the vertices of 1 to ``pull_wide`` in-arcs, the in-arcs of the others: their
-#: vertices and tails), the degree tally, the batch, the searches on each round's frontier
-#: (three words in rotation), the batch's bits, alpha, m and the problem's counters.
+#: tails, and its arcs cut in segments of at most ``pull_wide``: their first arcs and
+#: vertices), the degree tally, the batch, the searches on each round's frontier (three
+#: words in rotation), the batch's bits, alpha, m, the problem's counters and the frontier's
+#: bitmap (bit v: ``visit[v]`` is not empty).
 SEEN, VISIT, NEXT, LEVELS, PARENTS, IN_ARCS = 0, 1, 2, 3, 4, 5
-TALLY, BATCH, ACTIVE, FULL, ALPHA_AT, ARCS, COUNTERS = 10, 11, 12, 13, 14, 15, 16
-#: A pull scans the in-arcs of a vertex of at most this many in one thread; the in-arcs of
-#: the others are dealt over the grid, one thread an arc.
-PULL_WIDE = 256
+TALLY, BATCH, ACTIVE, FULL, ALPHA_AT, ARCS, COUNTERS, FRONT = 9, 10, 11, 12, 13, 14, 15, 16
+BIT = np.uint32(1)
+#: A pull gives each thread at most this many in-arcs: the in-arcs of a vertex of more are
+#: cut in segments, each scanned by its own thread and joined into the vertex by atomics.
+PULL_WIDE = 8
 
 
 @functools.lru_cache(maxsize=None)
@@ -126,6 +128,10 @@ def _steps(record: bool, heavy: int):
 
     @cuda.jit(device=True)
     def frontier_word(state, u, r):
+        """Pull: u's frontier word; the bitmap first, which stays in the L1 cache where
+        the words would not (most in-neighbours are off the frontier)."""
+        if (state[FRONT][u >> 5] >> np.uint32(u & 31)) & BIT == 0:
+            return ZERO
         return state[VISIT][u]
 
     @cuda.jit(device=True)
@@ -181,8 +187,8 @@ def _steps(record: bool, heavy: int):
     @cuda.jit(device=True)
     def union_op(graph, frontier_, state, conv, rows, r, thread, stride):
         """After the commit: the searches on the next frontier, the OR of its vertices'
-        visit words, into ``state[ACTIVE][(r + 1) % 3]``; thread 0 clears the slot of
-        round r + 2, last read in round r - 1."""
+        visit words, into ``state[ACTIVE][(r + 1) % 3]`` (thread 0 clears the slot of
+        round r + 2, last read in round r - 1), and its bitmap, one thread a word."""
         active = state[ACTIVE]
         if thread == 0:
             active[(r + 2) % 3] = ZERO
@@ -193,11 +199,27 @@ def _steps(record: bool, heavy: int):
         for i in range(thread, frontier_[3][(r + 1) % 3], stride):
             bits |= state[VISIT][heavy_queue[i]]
         warp_or_into(active, (r + 1) % 3, bits)   # every lane: the loops have ended
+        visit, front = state[VISIT], state[FRONT]
+        n = visit.shape[0]
+        for w in range(thread, front.shape[0], stride):   # the next frontier's bitmap
+            word = np.uint32(0)
+            for j in range(min(32, n - 32 * w)):
+                if visit[32 * w + j] != ZERO:
+                    word |= BIT << np.uint32(j)
+            front[w] = word
         return 0
 
     @cuda.jit(device=True)
     def seed_op(graph, frontier_, state, conv, rows, r, thread, stride):
-        """Round 0: search i starts at batch[i] (an OR: sources may repeat)."""
+        """Round 0: the batch's rows of levels (and parents) to -1, row by row (no fill
+        job: a fill takes a flat view of the rows, which costs host time to make), and
+        search i starts at batch[i] (an OR: sources may repeat)."""
+        levels, parents = state[LEVELS], state[PARENTS]
+        for i in range(levels.shape[0]):
+            for v in range(thread, levels.shape[1], stride):
+                levels[i, v] = -1
+                if record:
+                    parents[i, v] = -1
         batch = state[BATCH]
         for i in range(thread, cuda.popc(state[FULL]), stride):
             cuda.atomic.or_(state[NEXT], batch[i], ONE << np.uint64(i))
@@ -227,14 +249,15 @@ def _steps(record: bool, heavy: int):
 
 class _Words:
     """The three words per vertex and the three of the frontiers' searches in one block
-    (``flat``, one fill clears them), and the batch's sources (64 slots), borrowed from
-    a problem's scratch pool."""
+    (``flat``, one fill clears them), the batch's sources (64 slots) and the frontier's
+    bitmap (made by every round; read only after), borrowed from a problem's scratch pool."""
 
     def __init__(self, n: int, index):
         self.flat = cuda.device_array(3 * n + 3, dtype=np.uint64)
         self.rows = tuple(self.flat[i * n:(i + 1) * n] for i in range(3))
         self.active = self.flat[3 * n:]
         self.batch = cuda.device_array(WORD_BITS, dtype=index)
+        self.front = cuda.device_array(-(-n // 32), dtype=np.uint32)
 
 
 @register("bfs", "multi-source", "cuda", limit=True, batch=True, auto_rank=0,
@@ -259,8 +282,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
         Pull in rounds whose frontier's out-arcs times ``alpha`` exceed the graph's
         arcs (0: never pull).
     pull_wide : int
-        A pull scans the in-arcs of a vertex of at most this many in one thread, and
-        deals those of the others over the grid, one thread an arc (0: every vertex's).
+        A pull gives each thread at most this many in-arcs: a vertex of more has its
+        in-arcs cut in segments over several threads (0: one arc a thread).
     high_degree : int
         In push rounds, vertices of more arcs are expanded by the whole grid (0: off).
     loop : {"fast", "paper"}
@@ -284,6 +307,7 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
     from ..cuda.direction import direction_arrays, restart_direction
     from ..cuda.enactor import check_loop
     from ..cuda.recycled import recycled_array
+    from ..cuda.runtime import write_small
     from ..result import BFSMatrix
     from .gpu_levels import LevelRun, check_high_degree, rounds_for
 
@@ -291,8 +315,7 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
     heavy = check_high_degree(high_degree)
     if not (isinstance(alpha, (int, float, np.number)) and alpha >= 0):
         raise ValueError(f"alpha must be a non-negative number, not {alpha!r}")
-    pull_wide = check_high_degree(pull_wide, "pull_wide",
-                                  "every vertex's in-arcs over the grid")
+    pull_wide = check_high_degree(pull_wide, "pull_wide", "one in-arc a thread")
     steps = _steps(bool(predecessors), heavy)   # binds numba.cuda
     bfs = LevelRun.reused(graph, ("multi-source",), predecessors=predecessors,
                           heavy_degree=heavy)
@@ -306,9 +329,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
     words = bfs.kept("words", lambda: problem.scratch(("multi-source words", n, index.str),
                                                      lambda: _Words(n, index)))
     arrays = bfs.kept("direction", lambda: direction_arrays(problem))
-    in_arcs = (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(most=pull_wide),
-               *reverse.arcs_of_vertices_above(pull_wide), arrays.tally, words.batch,
-               words.active)
+    in_arcs = (reverse.indptr, reverse.indices, *reverse.arc_segments(max(pull_wide, 1)),
+               arrays.tally, words.batch, words.active)
     choice = (np.float64(alpha), np.int64(problem.m))
     totals, tally = {"iterations": 0, "relaxations": 0, "pull_rounds": 0}, RunTally()
     padded = np.zeros(WORD_BITS, dtype=index)
@@ -316,18 +338,15 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
         batch = sources[first:first + WORD_BITS]
         b = batch.shape[0]
         problem.reset(int(batch[0]))
-        problem.fill(words.flat, 3 * n + 3, 0)
-        problem.fill(_flat_rows(levels, first, b), b * n, -1)
-        if record:
-            problem.fill(_flat_rows(parents, first, b), b * n, -1)
+        problem.fill(words.flat, 3 * n + 3, 0, standing=True)
         problem.restart_frontier(bfs.frontier, heavy, first=False)
         restart_direction(problem, arrays, 0, 0)
         padded[:b] = batch
-        words.batch.copy_to_device(padded)
+        write_small(words.batch, padded)
         bfs.max_rounds = rounds_for(limit, n) + 1   # round 0 seeds
         state = (*words.rows, _rows(levels, first, b),
                  _rows(parents, first, b) if record else parents, *in_arcs,
-                 np.uint64((1 << b) - 1), *choice, problem.counters)
+                 np.uint64((1 << b) - 1), *choice, problem.counters, words.front)
         stats = bfs.rounds(steps, state, loop=loop, counted="pull_rounds")
         stats["iterations"] -= 1
         for key in totals:
@@ -344,14 +363,6 @@ def _rows(matrix, first: int, count: int):
     """Rows ``first .. first + count - 1`` of a (rows, n) device matrix: the matrix itself
     when that is all of it (a batch of at most 64; a numba view costs tens of us)."""
     return matrix if first == 0 and count == matrix.shape[0] else matrix[first:first + count]
-
-
-def _flat_rows(matrix, first: int, count: int):
-    """Rows ``first .. first + count - 1`` of a C-contiguous (rows, n) device matrix as one
-    1-D array (what a fill takes)."""
-    n = matrix.shape[1]
-    flat = matrix.reshape(matrix.shape[0] * n)
-    return flat if first == 0 and count == matrix.shape[0] else flat[first * n:(first + count) * n]
 
 
 def _no_parents(dgraph, index):

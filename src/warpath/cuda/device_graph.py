@@ -294,35 +294,42 @@ class DeviceGraph:
         key = "vertices_with_arcs" if most is None else ("vertices_with_arcs", int(most))
         return self.cached(key, make)
 
-    def arcs_of_vertices_above(self, most: int) -> tuple:
-        """The arcs out of the vertices of more than ``most`` arcs, in CSR order, as two
-        device arrays of the index type: each arc's vertex and the arc's other end (4 or 8
-        bytes each an arc), made once per ``most``: a step over those arcs alone (the wide
-        vertices of a pull) reads neither the others nor the offsets.
+    def arc_segments(self, most: int) -> tuple:
+        """The arcs in CSR order cut into segments of at most ``most`` arcs, none spanning
+        two vertices, as two device arrays made once per ``most``: ``firsts`` (one more
+        than the segments, in the offsets' type: segment i holds arcs ``firsts[i] ..
+        firsts[i + 1] - 1``) and ``owners`` (the index type: the segment's vertex v, or
+        ``~v``, negative, when v's arcs span several segments, which then share v).
+
+        A step with one thread per segment (the pull of many searches at once) gives every
+        thread at most ``most`` arcs, whatever the degrees, and skips vertices without arcs.
 
         Examples
         --------
         >>> import warpath
-        >>> g = device_graph(warpath.Graph.from_edges([0, 2, 2], [1, 1, 0], num_vertices=4))
-        >>> rows, ends = g.arcs_of_vertices_above(1)
-        >>> rows.copy_to_host().tolist(), ends.copy_to_host().tolist()
-        ([2, 2], [0, 1])
+        >>> g = device_graph(warpath.Graph.from_edges([0, 2, 2, 2], [1, 1, 0, 3], num_vertices=4))
+        >>> firsts, owners = g.arc_segments(2)
+        >>> firsts.copy_to_host().tolist(), owners.copy_to_host().tolist()
+        ([0, 1, 3, 4], [0, -3, -3])
         """
-        def make():
-            from ..negative_cycles import host_graph
+        if most < 1:
+            raise ValueError(f"a segment holds at least one arc, not {most}")
 
+        def make():
             indptr = self._host_indptr()
             degrees = np.diff(indptr)
-            wide = np.flatnonzero(degrees > most)
-            counts = degrees[wide]
-            first = np.repeat(indptr[wide] - (np.cumsum(counts) - counts), counts)
-            arcs = first + np.arange(int(counts.sum()), dtype=np.int64)
-            dtype = self.indices.dtype
-            rows = np.repeat(wide, counts).astype(dtype)
-            ends = host_graph(self).indices[arcs].astype(dtype)
-            return tuple(cuda.to_device(a if a.size else np.zeros(1, dtype))[:a.size]
-                         for a in (rows, ends))
-        return self.cached(("arcs_of_vertices_above", int(most)), make)
+            pieces = -(-degrees // most)
+            total = int(pieces.sum())
+            starts = np.cumsum(pieces) - pieces
+            within = np.arange(total, dtype=np.int64) - np.repeat(starts, pieces)
+            firsts = np.append(np.repeat(indptr[:-1], pieces) + within * most, indptr[-1])
+            owners = np.repeat(np.arange(self.num_vertices, dtype=np.int64), pieces)
+            owners = np.where(np.repeat(pieces > 1, pieces), ~owners, owners)
+            owners = owners.astype(self.indices.dtype)
+            return (cuda.to_device(firsts.astype(indptr.dtype)),
+                    cuda.to_device(owners if owners.size else np.zeros(1, owners.dtype))
+                    [:owners.size])
+        return self.cached(("arc_segments", int(most)), make)
 
     def count_degree_above(self, threshold: int) -> int:
         """How many vertices have more than ``threshold`` arcs (cached per threshold).

@@ -157,15 +157,16 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
     MS-BFS's pull (Then et al.): v ORs the frontier words of its in-neighbours and
     stops once every search has reached it.  Relaxations: the in-arcs read.
 
-    With ``merge``, the listed vertices are those of a few in-arcs only, and the in-arcs
-    of the others (*wide* vertices) are dealt over the grid, one thread an arc (a
-    vertex of 50,000 in-arcs scanned by one thread would hold its round for
-    milliseconds): ``state[at + 3]`` and ``state[at + 4]`` list those arcs, each
-    arc's vertex v and its tail u (:meth:`DeviceGraph.arcs_of_vertices_above` of the
-    reverse graph); ``start`` is asked per arc and ``acc = merge(state, v, u, x, acc,
-    r, conv)`` joins u's part into v with atomics, as many threads join into one v at
-    once; ``finish`` is not called for those vertices, so ``output`` must be
-    ``NO_OUTPUT``.
+    With ``merge``, threads take *segments* of in-arcs instead of vertices:
+    ``state[at + 2]`` and ``state[at + 3]`` are :meth:`DeviceGraph.arc_segments` of the
+    reverse graph (each segment's first arc, and its vertex, negated when the vertex's
+    in-arcs span several segments).  A thread scans one segment, at most the segment
+    length of arcs, so a vertex of 50,000 in-arcs never holds its round for milliseconds
+    in one thread, and a vertex found complete by ``start`` skips its whole segment with
+    one check.  A vertex of one segment is folded and finished as above; the segments
+    of a split vertex each join their arcs into it with ``acc = merge(state, v, u, x,
+    acc, r, conv)``, by atomics (several threads share v), and ``finish`` is not called
+    for it, so ``output`` must be ``NO_OUTPUT``.
 
     Examples
     --------
@@ -178,47 +179,16 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
     """
     queued = output == QUEUE
     if merge is not None and queued:
-        raise ValueError("a pull that merges wide vertices' arcs cannot queue them")
+        raise ValueError("a pull that merges split vertices' arcs cannot queue them")
     push = pusher(True)
     tails_at = at + 1  # constants of the closure: numba indexes a tuple by constants only
-    listed_at, rows_at, ends_at = at + 2, at + 3, at + 4
-    wide = merge is not None
+    listed_at, owners_at = at + 2, at + 3
 
     @cuda.jit(device=True)
-    def merge_wide(state, r, conv, thread, stride):
-        """The in-arcs of the wide vertices, one thread an arc."""
-        count = 0
-        rows, ends = state[rows_at], state[ends_at]
-        for i in range(thread, rows.shape[0], stride):
-            v = rows[i]
-            looks, acc = start(state, v, r)
-            if looks:
-                u = ends[i]
-                merge(state, v, u, load(state, u, r), acc, r, conv)
-                count += 1
-        return count
+    def fold_alone(state, v, u, x, acc, r, conv):
+        return fold(state, v, u, x, acc, r)
 
-    @cuda.jit(device=True)
-    def scan(state, v, r, acc, first, last, tails):
-        """Fold v's in-arcs first .. last - 1, four loads at a time (indices past the last
-        clamped to it, their folds skipped); (acc, arcs read)."""
-        read = 0
-        for e in range(first, last, 4):
-            e1, e2, e3 = min(e + 1, last - 1), min(e + 2, last - 1), min(e + 3, last - 1)
-            u0, u1, u2, u3 = tails[e], tails[e1], tails[e2], tails[e3]
-            x0, x1 = load(state, u0, r), load(state, u1, r)
-            x2, x3 = load(state, u2, r), load(state, u3, r)
-            acc = fold(state, v, u0, x0, acc, r)
-            if e + 1 < last:
-                acc = fold(state, v, u1, x1, acc, r)
-            if e + 2 < last:
-                acc = fold(state, v, u2, x2, acc, r)
-            if e + 3 < last:
-                acc = fold(state, v, u3, x3, acc, r)
-            read += min(4, last - e)
-            if done(state, v, acc, r):
-                break
-        return acc, read
+    scan = _scanner(load, fold_alone, done)
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -233,16 +203,64 @@ def pull_fold(at: int, start, load, fold, done, finish, output: int = NO_OUTPUT,
                 v = listed[i]
                 looks, acc = start(state, v, r)
                 if looks:
-                    acc, read = scan(state, v, r, acc, indptr[v], indptr[v + 1], tails)
+                    acc, read = scan(state, v, r, acc, indptr[v], indptr[v + 1], tails, conv)
                     count += read
                     keep = finish(state, v, acc, r, conv)
             if queued:
                 push(graph, frontier, v, keep, r, heavy_out, conv)
-        if wide:
-            count += merge_wide(state, r, conv, thread, stride)
         return count
 
-    return Operator(op, thread_per_vertex())
+    if merge is None:
+        return Operator(op, thread_per_vertex())
+    scan_shared = _scanner(load, merge, done)
+
+    @cuda.jit(device=True)
+    def op_segments(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        tails, firsts, owners = state[tails_at], state[listed_at], state[owners_at]
+        for i in range(thread, owners.shape[0], stride):
+            owner = owners[i]
+            v = owner if owner >= 0 else ~owner
+            looks, acc = start(state, v, r)
+            if looks:
+                first, last = firsts[i], firsts[i + 1]
+                if owner >= 0:
+                    acc, read = scan(state, v, r, acc, first, last, tails, conv)
+                    finish(state, v, acc, r, conv)
+                else:
+                    acc, read = scan_shared(state, v, r, acc, first, last, tails, conv)
+                count += read
+        return count
+
+    return Operator(op_segments, thread_per_vertex())
+
+
+def _scanner(load, join, done):
+    """A device function folding v's in-arcs ``first .. last - 1`` with ``join(state, v,
+    u, x, acc, r, conv)``, four loads at a time (indices past the last clamped to it,
+    their joins skipped), until ``done``; it returns (acc, arcs read)."""
+
+    @cuda.jit(device=True)
+    def scan(state, v, r, acc, first, last, tails, conv):
+        read = 0
+        for e in range(first, last, 4):
+            e1, e2, e3 = min(e + 1, last - 1), min(e + 2, last - 1), min(e + 3, last - 1)
+            u0, u1, u2, u3 = tails[e], tails[e1], tails[e2], tails[e3]
+            x0, x1 = load(state, u0, r), load(state, u1, r)
+            x2, x3 = load(state, u2, r), load(state, u3, r)
+            acc = join(state, v, u0, x0, acc, r, conv)
+            if e + 1 < last:
+                acc = join(state, v, u1, x1, acc, r, conv)
+            if e + 2 < last:
+                acc = join(state, v, u2, x2, acc, r, conv)
+            if e + 3 < last:
+                acc = join(state, v, u3, x3, acc, r, conv)
+            read += min(4, last - e)
+            if done(state, v, acc, r):
+                break
+        return acc, read
+
+    return scan
 
 
 @dataclass(frozen=True)
@@ -360,7 +378,8 @@ def restart_direction(problem, arrays, out_arcs: int, in_arcs: int) -> None:
     >>> arrays.tally.copy_to_host().tolist(), int(arrays.choices.copy_to_host().sum())
     ([[3, 2], [0, 0], [0, 0]], 0)
     """
-    problem.fill(arrays.first_row, 2, in_arcs, 0, out_arcs)
+    problem.fill(arrays.first_row, 2, in_arcs, 0, out_arcs,
+                 standing=out_arcs == 0 and in_arcs == 0)   # one job for every such query
     problem.fill(arrays.rest, 10, 0, standing=True)
     problem.settle()
 

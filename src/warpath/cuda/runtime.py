@@ -166,9 +166,8 @@ def read_small(device, host: np.ndarray) -> np.ndarray:
     >>> read_small(cuda.to_device(np.arange(3)), out).tolist()
     [0, 1, 2]
     """
-    if host.nbytes != device.size * device.dtype.itemsize or not host.flags["C_CONTIGUOUS"]:
-        raise ValueError(f"cannot read {device.size} x {device.dtype} into {host.size} x "
-                         f"{host.dtype}")
+    _check_small(device, host, f"cannot read {device.size} x {device.dtype} into "
+                               f"{host.size} x {host.dtype}")
     if SIMULATOR:
         device.copy_to_host(host)
         return host
@@ -182,6 +181,39 @@ def read_small(device, host: np.ndarray) -> np.ndarray:
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
     return host
+
+
+def write_small(device, host: np.ndarray) -> None:
+    """Copy the small C-contiguous, pageable ``host`` array into ``device`` (same size and
+    type) in one driver copy on numba's default stream, without waiting for it and
+    without numba's per-call checks (``copy_to_device`` made two array views each time,
+    ~0.1-0.3 ms of host time on the H100 host).  Kernels queued after it see the values;
+    ``host`` may change as soon as this returns, since the driver stages pageable memory
+    before the call returns (so never pass a pinned buffer).
+
+    Examples
+    --------
+    >>> d = cuda.device_array(3, np.int64)
+    >>> write_small(d, np.arange(3)); d.copy_to_host().tolist()
+    [0, 1, 2]
+    """
+    _check_small(device, host, f"cannot write {host.size} x {host.dtype} into "
+                               f"{device.size} x {device.dtype}")
+    if SIMULATOR:
+        device.copy_to_device(host)
+        return
+    from cuda.bindings import driver
+
+    status, = driver.cuMemcpyHtoDAsync(device.device_ctypes_pointer.value, host.ctypes.data,
+                                       host.nbytes, default_stream())
+    if status != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"writing {host.nbytes} bytes failed: {status.name}")
+
+
+def _check_small(device, host: np.ndarray, refusal: str) -> None:
+    """A small copy's two sides must hold the same bytes, the host's C-contiguous."""
+    if host.nbytes != device.size * device.dtype.itemsize or not host.flags["C_CONTIGUOUS"]:
+        raise ValueError(refusal)
 
 
 @functools.lru_cache(maxsize=None)
