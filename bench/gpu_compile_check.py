@@ -84,9 +84,11 @@ def main():
                                 np.zeros(N, np.int32), np.zeros((3, 2), np.int64),
                                 np.zeros((3, 2), np.int64), np.int64(30), np.float64(14),
                                 np.float64(24), np.zeros(3, np.int64))
-                compile_steps(f"direction-optimizing {tag_heavy}",
-                              gpu_direction_optimizing._steps(record, heavy), state, heavy > 0,
-                              index)
+                for symmetric in (False, True):
+                    compile_steps(f"direction-optimizing {tag_heavy} symmetric={symmetric}",
+                                  gpu_direction_optimizing._steps(record, heavy, False,
+                                                                  symmetric),
+                                  state, heavy > 0, index)
                 words = np.zeros(N, np.uint64)
                 matrix = np.zeros((4, N), index)
                 state = (words, words, words, matrix,

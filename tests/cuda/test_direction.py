@@ -48,7 +48,8 @@ def odd_rounds(graph, frontier, state, r, thread):
     return r % 2 == 1
 
 
-def _levels(graph, source, choose, rounds=None, unroll=4, listed=None):
+def _levels(graph, source, choose, rounds=None, unroll=4, listed=None, tallied=None,
+            symmetric=False):
     problem = Problem(graph, source)
     reverse = problem.graph.reverse()
     levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
@@ -59,8 +60,10 @@ def _levels(graph, source, choose, rounds=None, unroll=4, listed=None):
     listed = reverse.vertices_with_arcs() if listed is None else cuda.to_device(listed)
     state = (levels, reverse.indptr, reverse.indices, listed, sums, seen)
     push = advance(frontier(4), level_of, claim_head, QUEUE)
-    steps = [either(choose, push, pull(1, unvisited, tail_on_frontier, adopt, unroll=unroll)),
-             frontier_degrees(1, 4)]
+    tally_at = -1 if tallied is None else 4
+    pulling = pull(1, unvisited, tail_on_frontier, adopt, unroll=unroll, tally_at=tally_at,
+                   symmetric=symmetric)
+    steps = [either(choose, push, pulling), frontier_degrees(1, 4, tallied)]
     stats, _ = enact(problem, steps, state, frontier=problem.frontier(), max_rounds=rounds)
     return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
 
@@ -83,6 +86,28 @@ def test_alternating_push_and_pull_gives_bfs_levels(graph, unroll):
 @cuda.jit(device=True)
 def always_pull(graph, frontier, state, r, thread):
     return True
+
+
+@cuda.jit(device=True)
+def odd_round(state, r):
+    return r % 2 == 1
+
+
+@pytest.mark.parametrize("graph,symmetric", [(gen.random(50, 300, seed=11), False),
+                                             (gen.rmat(6, 4, seed=12, directed=False), True),
+                                             (gen.rmat(6, 4, seed=12, directed=False), False)],
+                         ids=["directed", "undirected-symmetric", "undirected-read"])
+def test_a_pull_that_tallies_the_degrees_it_takes_matches_the_pass_over_the_queue(
+        graph, symmetric):
+    """The pulls of odd rounds sum the next frontier's out- and in-degrees as they take
+    its vertices, and the tally step skips its pass over the queue in those rounds: the
+    same tally (the direction choices read it) and the same levels."""
+    levels, sums, _, _ = _levels(graph, 0, odd_rounds)
+    tallied_levels, tallied_sums, _, stats = _levels(graph, 0, odd_rounds, tallied=odd_round,
+                                                     symmetric=symmetric)
+    np.testing.assert_array_equal(tallied_levels, levels)
+    np.testing.assert_array_equal(tallied_sums, sums)
+    assert stats["iterations"] >= 3 and sums[:, VISITED_IN_ARCS].max() > 0
 
 
 def test_probing_four_at_a_time_reads_at_most_three_arcs_more_per_vertex():

@@ -64,7 +64,7 @@ IN_ARCS, TALLY = 3, 6
 
 
 @functools.lru_cache(maxsize=None)
-def _steps(record: bool, heavy: int, balanced: bool = False):
+def _steps(record: bool, heavy: int, balanced: bool = False, symmetric: bool = False):
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
     State: ``(levels, parents, unvisited, in_indptr, in_tails, with_in_arcs, tally,
@@ -119,9 +119,15 @@ def _steps(record: bool, heavy: int, balanced: bool = False):
         if record:
             state[1][v] = u
 
+    @cuda.jit(device=True)
+    def pulled(state, r):
+        """Round r pulled: the pull summed the next frontier's degrees as it took them."""
+        return state[7][r % 3, 0] == PULL
+
     push_step = claim_step(record, LANES, heavy, balanced)
-    pull_step = pull(IN_ARCS, unvisited, on_frontier, adopt, QUEUE, heavy)
-    return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY)]
+    pull_step = pull(IN_ARCS, unvisited, on_frontier, adopt, QUEUE, heavy, tally_at=TALLY,
+                     symmetric=symmetric)
+    return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY, pulled)]
 
 
 @register("bfs", "direction-optimizing", "cuda", limit=True, auto_rank=0, auto_if=low_diameter,
@@ -188,6 +194,6 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     state += (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(), arrays.tally,
               arrays.choices, np.int64(problem.m), np.float64(alpha), np.float64(beta),
               problem.counters)
-    stats = bfs.rounds(_steps(bfs.record, heavy, balanced), state, loop=loop,
-                       counted="pull_rounds")
+    stats = bfs.rounds(_steps(bfs.record, heavy, balanced, reverse is problem.graph), state,
+                       loop=loop, counted="pull_rounds")
     return bfs.finish(stats, loop=loop)

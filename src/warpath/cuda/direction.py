@@ -63,7 +63,7 @@ OUT_ARCS, VISITED_IN_ARCS = 0, 1
 
 @functools.lru_cache(maxsize=None)
 def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
-         unroll: int = 4) -> Operator:
+         unroll: int = 4, tally_at: int = -1, symmetric: bool = False) -> Operator:
     """The pull step (one thread per listed vertex; see the module notes), over the reverse
     CSR ``state[at]``, ``state[at + 1]`` and the vertex list ``state[at + 2]``.
 
@@ -75,6 +75,12 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
     ``heavy_out`` routes vertices of more out-arcs to the heavy queue, as
     :func:`~warpath.cuda.operators.advance` does, so that a push round after
     this one finds them where it looks.  Relaxations: the in-arcs probed.
+
+    With ``tally_at``, the step also sums the out- and in-degrees of the vertices it
+    takes (the next frontier) into row ``(r + 1) % 3`` of the tally ``state[tally_at]``,
+    as :func:`frontier_degrees` would from the queue, which then skips its own pass over
+    it (its ``tallied``): the in-degree is the scan's bounds, already loaded, and the
+    out-degree too when the graph is its own reverse (``symmetric``).
     """
     if unroll not in (1, 4):
         raise ValueError(f"unroll must be 1 or 4, not {unroll}")
@@ -82,6 +88,8 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
     push = pusher(True)
     tails_at = at + 1  # constants of the closure: numba indexes a tuple by constants only
     listed_at = at + 2
+    tallies = tally_at >= 0
+    add_degrees = _tally_adder(tally_at)
 
     @cuda.jit(device=True)
     def scan_one(state, v, r, conv, first, last, tails):
@@ -121,6 +129,8 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
         count = 0
+        out_arcs = 0
+        in_arcs = 0
         indptr, tails, listed = state[at], state[tails_at], state[listed_at]
         n = listed.shape[0]
         for start in range(0, n, stride):  # one trip count per warp (enqueue)
@@ -130,13 +140,41 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
             if i < n:
                 v = listed[i]
                 if select(state, 0, v, r):
-                    found, probed = scan(state, v, r, conv, indptr[v], indptr[v + 1], tails)
+                    first, last = indptr[v], indptr[v + 1]
+                    found, probed = scan(state, v, r, conv, first, last, tails)
                     count += probed
+                    if tallies and found:
+                        in_arcs += last - first
+                        if symmetric:
+                            out_arcs += last - first
+                        else:
+                            out_arcs += graph[0][v + 1] - graph[0][v]
             if queued:
                 push(graph, frontier, v, found, r, heavy_out, conv)
+        add_degrees(state, r, out_arcs, in_arcs)   # every lane: one trip count per warp
         return count
 
     return Operator(op, thread_per_vertex())
+
+
+@functools.lru_cache(maxsize=None)
+def _tally_adder(tally_at: int):
+    """A device function adding a thread's out- and in-degree sums to row ``(r + 1) % 3``
+    of the tally ``state[tally_at]``; one that does nothing for ``tally_at`` -1."""
+    if tally_at < 0:
+        @cuda.jit(device=True)
+        def nothing(state, r, out_arcs, in_arcs):
+            return
+
+        return nothing
+
+    @cuda.jit(device=True)
+    def add(state, r, out_arcs, in_arcs):
+        row = state[tally_at][(r + 1) % 3]
+        flush_count(row, OUT_ARCS, out_arcs)
+        flush_count(row, VISITED_IN_ARCS, in_arcs)
+
+    return add
 
 
 @functools.lru_cache(maxsize=None)
@@ -292,7 +330,7 @@ def either(choose, first: Operator, second: Operator) -> Operator:
 
 
 @functools.lru_cache(maxsize=None)
-def frontier_degrees(at: int, tally_at: int) -> Operator:
+def frontier_degrees(at: int, tally_at: int, tallied=None) -> Operator:
     """Sum the next frontier's out- and in-degrees into ``state[tally_at]`` (int64, (3, 2)),
     the in-degrees from the reverse CSR offsets ``state[at]``.
 
@@ -302,7 +340,12 @@ def frontier_degrees(at: int, tally_at: int) -> Operator:
     Rows rotate as the queue counters do: round r fills row r + 1, which round
     r + 1 reads, and thread 0 clears row r + 2, last read in round r - 1.
     The caller starts row 0 with frontier 0 (the source) and rows 1, 2 at zero.
+    ``tallied(state, r) -> bool``, when given, says that round r's expand step summed
+    the degrees already (a :func:`pull` with ``tally_at``): the queue is not read then.
     """
+    summed = tallied is not None
+    if not summed:
+        tallied = _never_tallied
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -310,13 +353,18 @@ def frontier_degrees(at: int, tally_at: int) -> Operator:
         if thread == 0:
             sums[(r + 2) % 3, OUT_ARCS] = 0
             sums[(r + 2) % 3, VISITED_IN_ARCS] = 0
-        indptr, in_indptr = graph[0], state[at]
-        out_light, in_light = _degree_sums(frontier[0][(r + 1) % 2], frontier[1][(r + 1) % 3],
-                                           indptr, in_indptr, thread, stride)
-        out_heavy, in_heavy = _degree_sums(frontier[2][(r + 1) % 2], frontier[3][(r + 1) % 3],
-                                           indptr, in_indptr, thread, stride)
-        out_arcs = out_light + out_heavy
-        in_arcs_sum = in_light + in_heavy
+        out_arcs = 0
+        in_arcs_sum = 0
+        if not (summed and tallied(state, r)):
+            indptr, in_indptr = graph[0], state[at]
+            out_light, in_light = _degree_sums(frontier[0][(r + 1) % 2],
+                                               frontier[1][(r + 1) % 3], indptr, in_indptr,
+                                               thread, stride)
+            out_heavy, in_heavy = _degree_sums(frontier[2][(r + 1) % 2],
+                                               frontier[3][(r + 1) % 3], indptr, in_indptr,
+                                               thread, stride)
+            out_arcs = out_light + out_heavy
+            in_arcs_sum = in_light + in_heavy
         if thread == 0:
             in_arcs_sum += sums[r % 3, VISITED_IN_ARCS]
         row = sums[(r + 1) % 3]
@@ -325,6 +373,11 @@ def frontier_degrees(at: int, tally_at: int) -> Operator:
         return 0
 
     return Operator(op, thread_per_vertex())
+
+
+@cuda.jit(device=True)
+def _never_tallied(state, r):
+    return False
 
 
 @cuda.jit(device=True)
