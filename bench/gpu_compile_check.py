@@ -97,7 +97,7 @@ def main():
                          np.zeros(N, index),
                          np.zeros((3, 2), np.int64), np.zeros(64, index), words[:3],
                          np.uint64(7), np.float64(4), np.int64(30), np.zeros(3, np.int64),
-                         np.zeros(N // 32 + 1, np.uint32))
+                         np.zeros(-(-N // 32), np.uint32))
                 compile_steps(f"multi-source {tag_heavy}",
                               gpu_multi_source._steps(record, heavy), state, heavy > 0, index)
         jobs = tuple(fill_job(np.zeros(N, dtype), N, 0) for dtype in (index, np.uint8))

@@ -40,8 +40,8 @@ BFS_RUNS = ([(m, {"loop": loop}) for m in ("harish", "queue", "direction-optimiz
                ("direction-optimizing", {"alpha": 1e12, "beta": 1e12, "high_degree": 8})])
 
 
-#: multi-source BFS: the default; pushing only; pulling every round, wide vertices' arcs over
-#: the grid (all, or those of more than 2), with the heavy push queue.
+#: multi-source BFS: the default; pushing only; pulling every round with in-arc segments of
+#: one arc, or of 2 arcs with the heavy push queue.
 MULTI_SOURCE_RUNS = ({}, {"alpha": 0}, {"alpha": 1e12, "pull_wide": 0},
                      {"alpha": 1e12, "pull_wide": 2, "high_degree": 8})
 

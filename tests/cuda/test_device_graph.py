@@ -127,6 +127,15 @@ def test_arc_segments_cut_each_vertex_in_pieces_of_at_most_most_arcs(most):
     assert device_graph(g).arc_segments(most)[0] is device_graph(g).arc_segments(most)[0]
 
 
+def test_arc_segments_of_a_graph_without_arcs_and_of_a_huge_length():
+    empty = device_graph(warpath.Graph([0, 0, 0], [])).arc_segments(4)
+    assert empty[0].copy_to_host().tolist() == [0] and empty[1].shape == (0,)
+    g = warpath.generators.power_law(60, 3, 20, seed=9)
+    firsts, owners = (a.copy_to_host() for a in device_graph(g).arc_segments(2**63))
+    assert owners.tolist() == np.flatnonzero(np.diff(g.indptr)).tolist()   # nothing split
+    assert firsts.tolist() == sorted(set(g.indptr.tolist()))
+
+
 def test_arc_segments_need_at_least_one_arc_each():
     with pytest.raises(ValueError, match="at least one arc"):
         device_graph(warpath.generators.ring(4, seed=0)).arc_segments(0)

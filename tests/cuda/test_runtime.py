@@ -63,3 +63,5 @@ def test_write_small_refuses_another_size():
 
     with pytest.raises(ValueError, match="cannot write 2 x int64 into 3 x int64"):
         runtime.write_small(cuda.device_array(3, np.int64), np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="cannot write 4 x int32 into 2 x int64"):
+        runtime.write_small(cuda.device_array(2, np.int64), np.zeros(4, np.int32))

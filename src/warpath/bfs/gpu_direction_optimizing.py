@@ -18,7 +18,8 @@ round completed, so the persistent kernel needs no host round trip):
 - m_f, the arcs out of the frontier (what a push checks), and m_u, the arcs
   into unvisited vertices (what a pull would check at most), are kept by a
   step after each round that sums the new frontier's out- and in-degrees
-  (:func:`~warpath.cuda.direction.frontier_degrees`);
+  (:func:`~warpath.cuda.direction.frontier_degrees`), or by the pull itself,
+  as it takes each vertex (it holds the vertex's offsets already);
 - push -> pull when the frontier has grown since the last round and
   ``m_f > m_u / alpha``; pull -> push when it has shrunk and
   ``n_f < n / beta`` (n_f: its vertices).  ``alpha = 14`` and ``beta = 24``

@@ -66,9 +66,9 @@ def check_high_degree(high_degree, name: str = "high_degree", zero: str = "off")
     --------
     >>> check_high_degree(4096)
     4096
-    >>> check_high_degree(-1, "pull_wide", "all wide")
+    >>> check_high_degree(-1, "pull_wide", "one in-arc a thread")
     Traceback (most recent call last):
-    ValueError: pull_wide must be a non-negative integer (0: all wide), not -1
+    ValueError: pull_wide must be a non-negative integer (0: one in-arc a thread), not -1
     """
     if not isinstance(high_degree, (int, np.integer)) or isinstance(high_degree, bool) \
             or high_degree < 0:

@@ -17,10 +17,14 @@ this round).  Round 0 seeds ``next`` with the sources; every round then
      parent u wins;
    - *pull* (a large frontier; :func:`~warpath.cuda.direction.pull_fold`): every
      vertex with in-arcs that some search has not reached ORs the ``visit``
-     words of its in-neighbours into ``next`` itself, without atomics, and
-     stops as soon as every search on the frontier has reached it (a step
-     after the commit ORs the next frontier's words: the searches still
-     going, one atomic per warp).  In the dense
+     words of its in-neighbours into ``next``, and stops as soon as every
+     search on the frontier has reached it (a step after the commit ORs the
+     next frontier's words: the searches still going, one atomic per warp).
+     The in-arcs come in segments of at most ``pull_wide``, a thread each: a
+     vertex of one segment writes ``next`` itself, without atomics; the
+     segments of a split vertex join into it by atomic ORs.  A bitmap of the
+     frontier, made after each commit, is read before an in-neighbour's word:
+     most are off the frontier.  In the dense
      middle rounds of a small-world graph most vertices are complete after a
      few in-arcs, or were already, and most arcs are never read;
 
@@ -122,7 +126,7 @@ def _steps(record: bool, heavy: int):
     @cuda.jit(device=True)
     def incomplete(state, v, r):
         """Pull: v looks if a search on this round's frontier has not reached it; the fold
-        starts from the searches that have (next: a wide vertex's, in this round)."""
+        starts from the searches that have (next: a split vertex's, in this round)."""
         got = state[SEEN][v] | state[NEXT][v]
         return (state[ACTIVE][r % 3] & ~got) != ZERO, got
 
@@ -146,7 +150,7 @@ def _steps(record: bool, heavy: int):
 
     @cuda.jit(device=True)
     def join_shared(state, v, u, x, acc, r, conv):
-        """Pull, a wide vertex: as :func:`join`, by an atomic OR (threads share v)."""
+        """Pull, a split vertex: as :func:`join`, by an atomic OR (threads share v)."""
         fresh = x & ~acc
         if fresh != ZERO:
             reach(state, 0, u, fresh, v, 0, 0, r, conv)

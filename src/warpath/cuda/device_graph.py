@@ -317,12 +317,14 @@ class DeviceGraph:
 
         def make():
             indptr = self._host_indptr()
-            degrees = np.diff(indptr)
-            pieces = -(-degrees // most)
+            degrees = np.diff(indptr).astype(np.int64)
+            longest = max(int(degrees.max(initial=0)), 1)   # a huge ``most`` splits nothing
+            pieces = -(-degrees // min(most, longest))
             total = int(pieces.sum())
             starts = np.cumsum(pieces) - pieces
             within = np.arange(total, dtype=np.int64) - np.repeat(starts, pieces)
-            firsts = np.append(np.repeat(indptr[:-1], pieces) + within * most, indptr[-1])
+            firsts = np.append(np.repeat(indptr[:-1], pieces) + within * min(most, longest),
+                               indptr[-1])
             owners = np.repeat(np.arange(self.num_vertices, dtype=np.int64), pieces)
             owners = np.where(np.repeat(pieces > 1, pieces), ~owners, owners)
             owners = owners.astype(self.indices.dtype)

@@ -211,8 +211,10 @@ def write_small(device, host: np.ndarray) -> None:
 
 
 def _check_small(device, host: np.ndarray, refusal: str) -> None:
-    """A small copy's two sides must hold the same bytes, the host's C-contiguous."""
-    if host.nbytes != device.size * device.dtype.itemsize or not host.flags["C_CONTIGUOUS"]:
+    """A small copy's two sides must hold as many items of one type, the host's
+    C-contiguous."""
+    if host.size != device.size or host.dtype != device.dtype \
+            or not host.flags["C_CONTIGUOUS"]:
         raise ValueError(refusal)
 
 
