@@ -271,28 +271,23 @@ class DeviceGraph:
         indptr = self._host_indptr()
         return int(indptr[vertex + 1] - indptr[vertex])
 
-    def vertices_with_arcs(self, most: int | None = None):
-        """The vertices of at least one out-arc (and at most ``most``, when given),
-        ascending, as a device array (int32 when the vertex ids fit), made once per
-        ``most``: a step that only looks at such vertices (a pull over the reverse graph)
-        skips the rest without a thread each.
+    def vertices_with_arcs(self):
+        """The vertices of at least one out-arc, ascending, as a device array (int32 when
+        the vertex ids fit), made once: a step that only looks at such vertices (a pull
+        over the reverse graph) skips the rest without a thread each.
 
         Examples
         --------
         >>> import warpath
         >>> g = device_graph(warpath.Graph.from_edges([0, 2, 2], [1, 1, 0], num_vertices=4))
-        >>> all_, few = g.vertices_with_arcs(), g.vertices_with_arcs(most=1)
-        >>> all_.copy_to_host().tolist(), few.copy_to_host().tolist()
-        ([0, 2], [0])
+        >>> g.vertices_with_arcs().copy_to_host().tolist()
+        [0, 2]
         """
         def make():
             dtype = np.int32 if self.num_vertices <= np.iinfo(np.int32).max else np.int64
-            degrees = np.diff(self._host_indptr())
-            wanted = degrees > 0 if most is None else (degrees > 0) & (degrees <= most)
-            ids = np.flatnonzero(wanted).astype(dtype)
+            ids = np.flatnonzero(np.diff(self._host_indptr()) > 0).astype(dtype)
             return cuda.to_device(ids if ids.size else np.zeros(1, dtype))[:ids.size]
-        key = "vertices_with_arcs" if most is None else ("vertices_with_arcs", int(most))
-        return self.cached(key, make)
+        return self.cached("vertices_with_arcs", make)
 
     def arc_segments(self, most: int) -> tuple:
         """The arcs in CSR order cut into segments of at most ``most`` arcs, none spanning
