@@ -10,8 +10,10 @@ from warpath import generators as gen
 from warpath.cuda.direction import (OUT_ARCS, VISITED_IN_ARCS, Either, direction_arrays, either,
                                     frontier_degrees, pull, pull_fold, restart_direction)
 from warpath.cuda.enactor import enact, run_once
+from warpath.cuda.fills import fill_job, run_fills
+from warpath.cuda.live import LiveList, live_turn
 from warpath.cuda.mappings import frontier
-from warpath.cuda.operators import QUEUE, advance
+from warpath.cuda.operators import QUEUE, advance, together
 from warpath.cuda.problem import Problem
 
 
@@ -49,7 +51,9 @@ def odd_rounds(graph, frontier, state, r, thread):
 
 
 def _levels(graph, source, choose, rounds=None, unroll=4, listed=None, tallied=None,
-            symmetric=False):
+            symmetric=False, live=None):
+    """BFS levels by push and pull rounds (``choose``); with ``live`` (a LiveList), pulls
+    narrow it."""
     problem = Problem(graph, source)
     reverse = problem.graph.reverse()
     levels = cuda.to_device(np.where(np.arange(graph.num_vertices) == source, 0, -1))
@@ -61,11 +65,23 @@ def _levels(graph, source, choose, rounds=None, unroll=4, listed=None, tallied=N
     state = (levels, reverse.indptr, reverse.indices, listed, sums, seen)
     push = advance(frontier(4), level_of, claim_head, QUEUE)
     tally_at = -1 if tallied is None else 4
+    degrees = frontier_degrees(1, 4, tallied)
+    if live is not None:
+        run_fills([fill_job(*live.restart_fill())])
+        state += (live.items, live.control)
+        degrees = together(degrees, live_turn(7))
     pulling = pull(1, unvisited, tail_on_frontier, adopt, unroll=unroll, tally_at=tally_at,
-                   symmetric=symmetric)
-    steps = [either(choose, push, pulling), frontier_degrees(1, 4, tallied)]
+                   symmetric=symmetric, live_at=6 if live is not None else -1)
+    steps = [either(choose, push, pulling), degrees]
     stats, _ = enact(problem, steps, state, frontier=problem.frontier(), max_rounds=rounds)
     return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
+
+
+def _live_positions(live):
+    """The positions a live list holds now (its current buffer), sorted."""
+    control = live.control.copy_to_host()
+    current = int(control[0])
+    return sorted(live.items.copy_to_host()[current, :control[1 + current]].tolist())
 
 
 def _reference(graph, source):
@@ -143,6 +159,28 @@ def test_a_pull_looks_only_at_listed_vertices():
     graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3])
     levels, _, _, _ = _levels(graph, 0, always_pull, listed=np.array([1, 2], np.int32))
     assert levels.tolist() == [0, 1, 2, -1]
+
+
+@pytest.mark.parametrize("choose", [always_pull, odd_rounds], ids=["pulls", "push-pull"])
+def test_a_narrowing_pull_keeps_the_vertices_it_left_unvisited(choose):
+    """A random graph and a pair (41 -> 40) that the source cannot reach: each pull walks
+    only what the pull before it left unvisited, and finds every level.  Pulling every
+    round, the list ends holding exactly the listed vertices never visited (40's place);
+    with push rounds between, a superset of them, all unvisited when last pulled."""
+    base = gen.random(40, 200, seed=8)
+    graph = warpath.Graph.from_edges(np.append(base.tails(), 41), np.append(base.indices, 40),
+                                     num_vertices=42)
+    listed = np.flatnonzero(graph.in_degrees() > 0).astype(np.int32)
+    live = LiveList(listed.size)
+    levels, _, _, stats = _levels(graph, 0, choose, listed=listed, live=live)
+    np.testing.assert_array_equal(levels, _reference(graph, 0))
+    kept = listed[_live_positions(live)]
+    assert 40 in kept and (levels[listed] == -1).sum() == 1
+    if choose is always_pull:
+        assert kept.tolist() == [40]
+    else:
+        assert set(kept) <= set(np.flatnonzero((levels == -1) | (levels >= 2)))
+    assert stats["iterations"] >= 3
 
 
 @pytest.mark.parametrize("unroll", [0, 2, 8])

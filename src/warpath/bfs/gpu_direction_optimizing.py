@@ -59,9 +59,9 @@ cuda = None
 ALPHA, BETA = 14.0, 24.0
 #: Directions, as recorded per round.
 PUSH, PULL = 0, 1
-#: Places in the state: the reverse CSR (offsets, tails, the vertices with in-arcs) and
-#: the degree tally.
-IN_ARCS, TALLY = 3, 6
+#: Places in the state: the reverse CSR (offsets, tails, the vertices with in-arcs), the
+#: degree tally and the live list of the vertices a pull left unvisited (items, control).
+IN_ARCS, TALLY, LIVE = 3, 6, 12
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,7 +69,7 @@ def _steps(record: bool, heavy: int, balanced: bool = False, symmetric: bool = F
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
     State: ``(levels, parents, unvisited, in_indptr, in_tails, with_in_arcs, tally,
-    choices, arcs, alpha, beta, counters)``; ``choices`` (int64, (3, 2)) holds each
+    choices, arcs, alpha, beta, counters, live items, live control)``; ``choices`` (int64, (3, 2)) holds each
     round's direction and frontier size, in rotation, written by thread 0,
     which also counts the pull rounds in the problem's counters (slot
     :data:`~warpath.cuda.counters.COUNTED`).
@@ -79,7 +79,8 @@ def _steps(record: bool, heavy: int, balanced: bool = False, symmetric: bool = F
 
     from ..cuda.counters import COUNTED
     from ..cuda.direction import OUT_ARCS, VISITED_IN_ARCS, either, frontier_degrees, pull
-    from ..cuda.operators import QUEUE
+    from ..cuda.live import live_turn
+    from ..cuda.operators import QUEUE, together
     from .gpu_levels import LANES
     from .gpu_queue import claim_step
 
@@ -127,8 +128,9 @@ def _steps(record: bool, heavy: int, balanced: bool = False, symmetric: bool = F
 
     push_step = claim_step(record, LANES, heavy, balanced)
     pull_step = pull(IN_ARCS, unvisited, on_frontier, adopt, QUEUE, heavy, tally_at=TALLY,
-                     symmetric=symmetric)
-    return [either(pulls, push_step, pull_step), frontier_degrees(IN_ARCS, TALLY, pulled)]
+                     symmetric=symmetric, live_at=LIVE)
+    return [either(pulls, push_step, pull_step),
+            together(frontier_degrees(IN_ARCS, TALLY, pulled), live_turn(LIVE + 1))]
 
 
 @register("bfs", "direction-optimizing", "cuda", limit=True, auto_rank=0, auto_if=low_diameter,
@@ -176,6 +178,7 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     """
     from ..cuda.direction import direction_arrays, restart_direction
     from ..cuda.enactor import check_loop
+    from ..cuda.live import LiveList
     from ..cuda.mappings import frontier_lanes
     from .gpu_levels import LevelRun, check_high_degree
 
@@ -190,11 +193,16 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
     problem = bfs.problem
     reverse = problem.graph.reverse()
     arrays = bfs.kept("direction", lambda: direction_arrays(problem))
+    with_in_arcs = reverse.vertices_with_arcs()
+    count = with_in_arcs.shape[0]
+    live = bfs.kept("live", lambda: problem.scratch(("pull live", count),
+                                                    lambda: LiveList(count)))
     state = bfs.start(source, limit)
     restart_direction(problem, arrays, problem.graph.degree(source), reverse.degree(source))
-    state += (reverse.indptr, reverse.indices, reverse.vertices_with_arcs(), arrays.tally,
-              arrays.choices, np.int64(problem.m), np.float64(alpha), np.float64(beta),
-              problem.counters)
+    problem.fill(*live.restart_fill(), standing=True)
+    state += (reverse.indptr, reverse.indices, with_in_arcs, arrays.tally, arrays.choices,
+              np.int64(problem.m), np.float64(alpha), np.float64(beta), problem.counters,
+              live.items, live.control)
     stats = bfs.rounds(_steps(bfs.record, heavy, balanced, reverse is problem.graph), state,
                        loop=loop, counted="pull_rounds")
     return bfs.finish(stats, loop=loop)

@@ -16,7 +16,8 @@ module is the engine's side of it, usable by any method:
   row, v, u, e, r, conv)`` writes v for the arc that ended it; with
   ``output=QUEUE`` such a v enters the next frontier.  Probes go four at a
   time, their loads issued together (a scan waits on memory a quarter as
-  often).  The reverse CSR is ``state[at]`` (offsets) and ``state[at + 1]``
+  often).  With a live list (:mod:`~warpath.cuda.live`) a pull walks only the
+  listed vertices the pull before it left unvisited.  The reverse CSR is ``state[at]`` (offsets) and ``state[at + 1]``
   (tails), the list ``state[at + 2]``: places in the state rather than a
   device function that returns the arrays, which numba does not allow.
 - :func:`pull_fold`: a pull that folds a value over a vertex's in-arcs (an OR of
@@ -54,6 +55,7 @@ import numpy as np
 from numba import cuda
 
 from .counters import flush_count
+from .live import narrowing
 from .mappings import thread_per_vertex
 from .operators import NO_OUTPUT, QUEUE, Operator, pusher
 
@@ -63,7 +65,8 @@ OUT_ARCS, VISITED_IN_ARCS = 0, 1
 
 @functools.lru_cache(maxsize=None)
 def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
-         unroll: int = 4, tally_at: int = -1, symmetric: bool = False) -> Operator:
+         unroll: int = 4, tally_at: int = -1, symmetric: bool = False,
+         live_at: int = -1) -> Operator:
     """The pull step (one thread per listed vertex; see the module notes), over the reverse
     CSR ``state[at]``, ``state[at + 1]`` and the vertex list ``state[at + 2]``.
 
@@ -81,6 +84,12 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
     as :func:`frontier_degrees` would from the queue, which then skips its own pass over
     it (its ``tallied``): the in-degree is the scan's bounds, already loaded, and the
     out-degree too when the graph is its own reverse (``symmetric``).
+
+    With ``live_at``, the step walks only the positions of the list that the pull before
+    it left unvisited (a :class:`~warpath.cuda.live.LiveList` at ``state[live_at]``,
+    ``state[live_at + 1]``, turned by a later step of the round:
+    :func:`~warpath.cuda.live.live_turn`): after a big pull, most listed vertices are
+    visited and the next pull skips them without a check each.
     """
     if unroll not in (1, 4):
         raise ValueError(f"unroll must be 1 or 4, not {unroll}")
@@ -90,6 +99,7 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
     listed_at = at + 2
     tallies = tally_at >= 0
     add_degrees = _tally_adder(tally_at)
+    span, position, keep, passed = narrowing(live_at)
 
     @cuda.jit(device=True)
     def scan_one(state, v, r, conv, first, last, tails):
@@ -132,14 +142,18 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
         out_arcs = 0
         in_arcs = 0
         indptr, tails, listed = state[at], state[tails_at], state[listed_at]
-        n = listed.shape[0]
+        current, n = span(state, listed.shape[0])
         for start in range(0, n, stride):  # one trip count per warp (enqueue)
             i = start + thread
             found = False
+            looked = False
             v = 0
+            p = 0
             if i < n:
-                v = listed[i]
+                p = position(state, current, i)
+                v = listed[p]
                 if select(state, 0, v, r):
+                    looked = True
                     first, last = indptr[v], indptr[v + 1]
                     found, probed = scan(state, v, r, conv, first, last, tails)
                     count += probed
@@ -149,9 +163,11 @@ def pull(at: int, select, probe, take, output: int = QUEUE, heavy_out: int = 0,
                             out_arcs += last - first
                         else:
                             out_arcs += graph[0][v + 1] - graph[0][v]
+            keep(state, current, p, looked and not found)
             if queued:
                 push(graph, frontier, v, found, r, heavy_out, conv)
         add_degrees(state, r, out_arcs, in_arcs)   # every lane: one trip count per warp
+        passed(state, thread)
         return count
 
     return Operator(op, thread_per_vertex())
