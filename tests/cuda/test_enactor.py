@@ -1,6 +1,7 @@
 """The host drivers: paper loop, checks every k rounds, the negative-cycle bound."""
 
 import numpy as np
+import pytest
 
 from warpath.cuda.counters import RunTally
 from warpath.cuda.enactor import PersistentRounds, host_loop, persistent_outcome
@@ -182,3 +183,39 @@ def test_standing_fills_flatten_once_and_the_others_every_run(monkeypatch):
         assert rounds.prepare(state, query) == flatten(head + (state,) + tail + query)
     assert set(rounds._flat_jobs) <= set(problem.standing_jobs)
     assert len(rounds._flat_jobs) >= 4
+
+
+def _ring_rounds(max_registers):
+    """A deferred problem on a weighted 3-ring, its set-up fills, and its rounds prepared
+    with ``max_registers``."""
+    import warpath
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import _demo_gather, _demo_visit, advance
+    from warpath.cuda.problem import Problem
+
+    problem = Problem(warpath.Graph.from_edges([0, 1, 2], [1, 2, 0], [3, 4, 5]), 0,
+                      deferred=True)
+    jobs = problem.take_fills()
+    rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather, _demo_visit)],
+                              fills=len(jobs), max_registers=max_registers)
+    return problem, jobs, rounds
+
+
+def test_a_register_cap_gives_its_own_kernel_with_the_same_answers():
+    problem, jobs, capped = _ring_rounds(32)
+    plain = _ring_rounds(0)[2]
+    assert capped.kernel is not plain.kernel and capped.max_registers == 32
+    stats, negative = capped.run((problem.distances[0], problem.inf), jobs, RunTally(), 3)
+    assert problem.distances.copy_to_host().tolist() == [[0, 3, 7]] and not negative
+
+
+@pytest.mark.gpu
+def test_a_register_cap_holds_on_the_gpu():
+    """The capped kernel is compiled with at most that many registers a thread."""
+    from numba import typeof
+
+    problem, jobs, capped = _ring_rounds(32)
+    args = capped._head + ((problem.distances[0], problem.inf),) + capped._tail \
+        + (np.int64(3), tuple(jobs))
+    compiled = capped.kernel.compile(tuple(typeof(a) for a in args))
+    assert 0 < compiled.regs_per_thread <= 32

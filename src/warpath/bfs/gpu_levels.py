@@ -179,19 +179,23 @@ class LevelRun:
         self.max_rounds = rounds_for(limit, n)
         return self.levels, self.parents, self.index.type(UNVISITED)
 
-    def rounds(self, steps, state, *, loop: str = "fast", counted=None) -> dict:
+    def rounds(self, steps, state, *, loop: str = "fast", counted=None,
+               max_registers: int = 0) -> dict:
         """Run the query's rounds (the enactor's), its fills first; returns their ``stats``.
-        The fast loop's prepared kernel (:class:`~warpath.cuda.enactor.PersistentRounds`)
-        is kept for the next query with the same steps."""
+        The fast loop's prepared kernel (:class:`~warpath.cuda.enactor.PersistentRounds`,
+        its registers capped at ``max_registers`` when > 0) is kept for the next query
+        with the same steps."""
         problem = self.problem
         if loop == "paper":
             return enact(problem, steps, state, loop=loop, frontier=self.frontier,
                          max_rounds=self.max_rounds, counted=counted)[0]
         jobs = problem.take_fills()
         prepared = self._kept.get("rounds")
-        if prepared is None or prepared.steps != tuple(steps) or prepared.fills != len(jobs):
+        if prepared is None or prepared.steps != tuple(steps) or prepared.fills != len(jobs) \
+                or prepared.max_registers != max_registers:
             prepared = self._kept["rounds"] = PersistentRounds(
-                problem, steps, frontier=self.frontier, counted=counted, fills=len(jobs))
+                problem, steps, frontier=self.frontier, counted=counted, fills=len(jobs),
+                max_registers=max_registers)
         return prepared.run(state, jobs, problem.tally, self.max_rounds)[0]
 
     def finish(self, stats: dict, **extra) -> BFSResult:

@@ -83,6 +83,12 @@ BIT = np.uint32(1)
 #: A pull gives each thread at most this many in-arcs: the in-arcs of a vertex of more are
 #: cut in segments, each scanned by its own thread and joined into the vertex by atomics.
 PULL_WIDE = 8
+#: The batch's kernel is capped at this many registers a thread: 4 blocks of 256 a SM
+#: instead of 3 (75 registers).  Its rounds wait on memory latency, and the extra warps
+#: hide more of it than the spills cost (H100, rmat(20, 16): 64 keys 2.25 -> 2.07-2.10
+#: ms of kernel, 64 random vertices 1.75 -> 1.67-1.68 ms; 48 registers was no better,
+#: 40 slower; single queries are slower capped, so they are not).
+REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
@@ -351,7 +357,8 @@ def run(graph, sources, *, predecessors=True, limit=None, alpha=ALPHA, pull_wide
         state = (*words.rows, _rows(levels, first, b),
                  _rows(parents, first, b) if record else parents, *in_arcs,
                  np.uint64((1 << b) - 1), *choice, problem.counters, words.front)
-        stats = bfs.rounds(steps, state, loop=loop, counted="pull_rounds")
+        stats = bfs.rounds(steps, state, loop=loop, counted="pull_rounds",
+                           max_registers=REGISTERS)
         stats["iterations"] -= 1
         for key in totals:
             totals[key] += stats[key]

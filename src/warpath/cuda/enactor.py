@@ -95,12 +95,24 @@ def round_kernel(device_op, first: bool, heavy: bool, one_row: bool = False):
     return kernel
 
 
+def _kernel_jit(max_registers: int):
+    """``cuda.jit`` for a kernel, capped at ``max_registers`` a thread when > 0 (ignored by
+    the simulator, which has no registers to cap)."""
+    if max_registers > 0 and not SIMULATOR:
+        return cuda.jit(max_registers=max_registers)
+    return cuda.jit
+
+
 @functools.lru_cache(maxsize=None)
-def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fills: int = 0):
+def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fills: int = 0,
+                      max_registers: int = 0):
     """A cooperative kernel running every round of ``device_ops`` (1 to 3 steps);
     ``one_row`` as for :func:`round_kernel`.  With ``fills`` > 0 it takes one more
     argument, a tuple of that many fill jobs (:mod:`warpath.cuda.fills`: the query's
-    set-up), and runs them before round 0, behind a grid barrier."""
+    set-up), and runs them before round 0, behind a grid barrier.  ``max_registers`` > 0
+    caps the registers a thread (more blocks resident, so a larger grid, at the price of
+    spills): a method whose rounds wait on memory latency may gain by it."""
+    jit = _kernel_jit(max_registers)
     steps = len(device_ops)
     if not 1 <= steps <= 3:
         raise ValueError(f"a round has 1 to 3 steps, not {steps}")
@@ -133,14 +145,14 @@ def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fil
         flush_count(counters, RELAXATIONS, count)
 
     if not fills:
-        @cuda.jit
+        @jit
         def kernel(graph, frontier, state, conv, counters, trace, rows, max_rounds):
             rounds(graph, frontier, state, conv, counters, trace, rows, max_rounds)
 
         return kernel
     prepare = fill_all(fills)
 
-    @cuda.jit
+    @jit
     def kernel_after_fills(graph, frontier, state, conv, counters, trace, rows, max_rounds,
                            jobs):
         prepare(jobs, cuda.grid(1), cuda.gridsize(1))
@@ -232,6 +244,8 @@ class PersistentRounds:
         As for :func:`enact`.
     fills : int
         How many fill jobs each run hands over (the kernel is compiled for that many).
+    max_registers : int
+        A cap on the kernel's registers a thread (0: none; see :func:`persistent_kernel`).
 
     Examples
     --------
@@ -250,12 +264,13 @@ class PersistentRounds:
     """
 
     def __init__(self, problem, steps, *, frontier=None, trace=None, counted=None,
-                 fills: int = 0):
+                 fills: int = 0, max_registers: int = 0):
         self._head, self._tail, heavy = _fixed_arguments(problem, steps, frontier, trace)
         self.steps = tuple(steps)
         self.fills = int(fills)
+        self.max_registers = int(max_registers)
         self.kernel = persistent_kernel(tuple(s.device for s in steps), heavy,
-                                        problem.rows == 1, self.fills)
+                                        problem.rows == 1, self.fills, self.max_registers)
         self.items = max(s.items(problem.n, problem.m, problem.rows) for s in steps)
         self.fill = all(s.mapping.fills_gpu for s in steps)
         self.control = problem.control
