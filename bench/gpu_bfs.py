@@ -129,7 +129,8 @@ def run_graph(warpath, clock, name, graph, sources, methods, records, repeat=3):
 def run_batch(warpath, clock, name, graph, single, records, repeat=5):
     """The 64-source batch against 64 single searches from the same sources, for 64 random
     vertices (isolated ones included) and for 64 Graph500 search keys.  The batch's time is
-    the median of ``repeat`` warm batches, as each single's is the median of its repeats.
+    the median of ``repeat`` warm batches: one batch is one sample, where the singles' time
+    sums 64 (each source searched once, the first call of the run excluded).
     The singles are timed twice: each result dropped before the next query (its device
     memory reused) and every result kept, as a program wanting the 64 rows would (each
     query then allocates)."""

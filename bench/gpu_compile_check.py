@@ -83,7 +83,8 @@ def main():
                 state = head + (np.zeros(N + 1, index), np.zeros(30, index),
                                 np.zeros(N, np.int32), np.zeros((3, 2), np.int64),
                                 np.zeros((3, 2), np.int64), np.int64(30), np.float64(14),
-                                np.float64(24), np.zeros(3, np.int64))
+                                np.float64(24), np.zeros(3, np.int64),
+                                np.zeros((2, N), np.int32), np.zeros(4, np.int64))
                 for symmetric in (False, True):
                     compile_steps(f"direction-optimizing {tag_heavy} symmetric={symmetric}",
                                   gpu_direction_optimizing._steps(record, heavy, False,

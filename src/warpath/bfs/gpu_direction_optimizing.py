@@ -69,9 +69,9 @@ def _steps(record: bool, heavy: int, balanced: bool = False, symmetric: bool = F
     """The round (push or pull, Beamer's choice) and the degree tally after it.
 
     State: ``(levels, parents, unvisited, in_indptr, in_tails, with_in_arcs, tally,
-    choices, arcs, alpha, beta, counters, live items, live control)``; ``choices`` (int64, (3, 2)) holds each
-    round's direction and frontier size, in rotation, written by thread 0,
-    which also counts the pull rounds in the problem's counters (slot
+    choices, arcs, alpha, beta, counters, live items, live control)``; ``choices``
+    (int64, (3, 2)) holds each round's direction and frontier size, in rotation, written
+    by thread 0, which also counts the pull rounds in the problem's counters (slot
     :data:`~warpath.cuda.counters.COUNTED`).
     """
     global cuda

@@ -17,9 +17,10 @@ module is the engine's side of it, usable by any method:
   ``output=QUEUE`` such a v enters the next frontier.  Probes go four at a
   time, their loads issued together (a scan waits on memory a quarter as
   often).  With a live list (:mod:`~warpath.cuda.live`) a pull walks only the
-  listed vertices the pull before it left unvisited.  The reverse CSR is ``state[at]`` (offsets) and ``state[at + 1]``
-  (tails), the list ``state[at + 2]``: places in the state rather than a
-  device function that returns the arrays, which numba does not allow.
+  listed vertices the pull before it left unvisited.  The reverse CSR is
+  ``state[at]`` (offsets) and ``state[at + 1]`` (tails), the list ``state[at +
+  2]``: places in the state rather than a device function that returns the
+  arrays, which numba does not allow.
 - :func:`pull_fold`: a pull that folds a value over a vertex's in-arcs (an OR of
   frontier words, for many searches at once) until a device function says it is
   complete, instead of stopping at the first in-arc that fits.
