@@ -140,12 +140,11 @@ def run_batch(warpath, clock, name, graph, single, records, repeat=5):
             run = lambda: warpath.bfs(graph, sources=sources, method="multi-source",
                                       device="cuda", predecessors=predecessors)
             run()
-            seconds = []
-            for attempt in range(repeat):   # each batch dropped before the next, as singles are
+            seconds, batch = [], None
+            for _ in range(repeat):
+                batch = None   # the last batch dropped before the next, as singles' results are
                 took, batch = clock.measure(run)
                 seconds.append(took)
-                if attempt < repeat - 1:
-                    del batch
             batch_s = statistics.median(seconds)
             dropped, _, _ = time_method(warpath, clock, graph, sources, single,
                                         predecessors=predecessors)

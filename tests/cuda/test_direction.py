@@ -77,13 +77,6 @@ def _levels(graph, source, choose, rounds=None, unroll=4, listed=None, tallied=N
     return levels.copy_to_host(), sums.copy_to_host(), seen.copy_to_host(), stats
 
 
-def _live_positions(live):
-    """The positions a live list holds now (its current buffer), sorted."""
-    control = live.control.copy_to_host()
-    current = int(control[0])
-    return sorted(live.items.copy_to_host()[current, :control[1 + current]].tolist())
-
-
 def _reference(graph, source):
     return warpath.bfs(graph, source, method="queue", device="cpu").levels
 
@@ -174,7 +167,7 @@ def test_a_narrowing_pull_keeps_the_vertices_it_left_unvisited(choose):
     live = LiveList(listed.size)
     levels, _, _, stats = _levels(graph, 0, choose, listed=listed, live=live)
     np.testing.assert_array_equal(levels, _reference(graph, 0))
-    kept = listed[_live_positions(live)]
+    kept = listed[live.positions()]
     assert 40 in kept and (levels[listed] == -1).sum() == 1
     if choose is always_pull:
         assert kept.tolist() == [40]

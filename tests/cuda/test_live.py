@@ -6,7 +6,7 @@ import pytest
 from numba import cuda
 
 from warpath.cuda.fills import fill_job, run_fills
-from warpath.cuda.live import (CURRENT, PASSED, SIZES, WHOLE, LiveList, live_turn, narrowing,
+from warpath.cuda.live import (PASSED, WHOLE, LiveList, live_turn, narrowing,
                                position_dtype)
 from warpath.cuda.problem import Problem
 from warpath.cuda.enactor import run_once
@@ -46,12 +46,6 @@ def walk_everything(whole, walked):
     passed_none(state, thread)
 
 
-def _positions(live):
-    control = live.control.copy_to_host()
-    current = int(control[CURRENT])
-    return sorted(live.items.copy_to_host()[current, :control[SIZES + current]].tolist())
-
-
 @pytest.mark.parametrize("whole,blocks", [(1, 1), (100, 1), (1000, 3)])
 def test_each_pass_walks_what_the_pass_before_kept(whole, blocks):
     live = LiveList(whole)
@@ -66,7 +60,7 @@ def test_each_pass_walks_what_the_pass_before_kept(whole, blocks):
         run_once(problem, turn, (live.items, live.control))
         np.testing.assert_array_equal(walked.copy_to_host(), np.isin(np.arange(whole), alive))
         alive = alive[alive % factor == 0]
-        assert _positions(live) == alive.tolist()
+        assert live.positions() == alive.tolist()
         assert live.control.copy_to_host()[PASSED] == 0
 
 
@@ -82,7 +76,7 @@ def test_a_restart_makes_every_position_live_again():
     run_fills([fill_job(*live.restart_fill())])
     keep_multiples[1, 32](live.items, live.control, 8, 4, cuda.to_device(np.zeros(8, np.int64)))
     run_once(Problem(gen.ring(4, seed=0), 0), live_turn(1), (live.items, live.control))
-    assert _positions(live) == [0, 4]
+    assert live.positions() == [0, 4]
     run_fills([fill_job(*live.restart_fill())])
     walked = cuda.to_device(np.zeros(8, np.int64))
     keep_multiples[1, 32](live.items, live.control, 8, 1, walked)

@@ -53,8 +53,7 @@ Examples
 >>> run_fills([fill_job(*live.restart_fill())])
 True
 >>> keep_odd[1, 32](live.items, live.control); turn[1, 32](live.items, live.control)
->>> control = live.control.copy_to_host()
->>> sorted(live.items.copy_to_host()[control[0], :control[1 + control[0]]].tolist())
+>>> live.positions()
 [1, 3, 5]
 """
 
@@ -98,8 +97,19 @@ class LiveList:
     """
 
     def __init__(self, capacity: int):
-        self.items = cuda.device_array((2, max(int(capacity), 1)), dtype=position_dtype(capacity))
+        self.capacity = int(capacity)
+        self.items = cuda.device_array((2, max(self.capacity, 1)), dtype=position_dtype(capacity))
         self.control = cuda.device_array(4, dtype=np.int64)
+
+    def positions(self) -> list:
+        """The live positions now, ascending, read back to the host (for tests and
+        inspection: two copies from the GPU)."""
+        control = self.control.copy_to_host()
+        current = int(control[CURRENT])
+        size = int(control[SIZES + current])
+        if size < 0:
+            return list(range(self.capacity))
+        return sorted(self.items.copy_to_host()[current, :size].tolist())
 
     def restart_fill(self) -> tuple:
         """The fill (``(array, count, value, at, at_value)``, see :mod:`warpath.cuda.fills`)
