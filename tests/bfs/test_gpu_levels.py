@@ -125,3 +125,25 @@ def test_each_query_gets_its_own_levels_and_parents_while_the_last_are_held():
     alone = LevelRun(gen.ring(6, seed=0), predecessors=False)
     levels, parents, _ = alone.start(2)
     assert parents is levels   # the one-row stand-in the kernels never write
+
+
+def test_finish_waits_for_a_pending_outcome_after_the_run_went_back():
+    """``rounds(wait=False)`` hands back the outcome still pending; ``finish`` gives the run
+    back to its pool first, then waits: the stats are the query's all the same."""
+    from warpath.bfs.gpu_queue import claim_step
+    from warpath.cuda.enactor import PendingOutcome
+    from warpath.cuda.mappings import frontier_lanes
+
+    g = gen.grid(3, 4, seed=0)
+    lanes, _ = frontier_lanes(True, one_thread=False)
+    expected = warpath.bfs(g, 5, method="queue", device="cpu")
+    for wait in (True, False):
+        run = LevelRun.reused(g, ("pending",), predecessors=True, heavy_degree=0)
+        stats = run.rounds([claim_step(True, lanes, 0)], run.start(5), wait=wait)
+        assert isinstance(stats, PendingOutcome) != wait
+        result = run.finish(stats)
+        assert LevelRun.reused(g, ("pending",), predecessors=True, heavy_degree=0) is run
+        run.release()
+        np.testing.assert_array_equal(result.levels, expected.levels)
+        assert result.stats["iterations"] == expected.stats["iterations"]
+        assert result.stats["launches"] == 1 and result.stats["host_syncs"] == 1

@@ -39,3 +39,16 @@ def test_a_problem_clears_a_reused_block():
     assert second.control is first.control   # borrowed again from the pool ...
     flags, counts = second.control.read()
     assert not flags.any() and not counts.any()   # ... and cleared by the first launch
+
+
+def test_read_later_fills_its_own_buffer_once_waited_for():
+    from warpath.cuda.runtime import finish_read
+
+    control = Control()
+    control.counters.copy_to_device(np.array([2, 9, 1], np.int64))
+    host = control.read_later()
+    finish_read()
+    assert host[FLAG_SLOTS:].tolist() == [2, 9, 1]
+    flags, counters = control.read()   # the plain read has a buffer of its own
+    counters_seen = counters.tolist()
+    assert host is not counters.base and counters_seen == [2, 9, 1]

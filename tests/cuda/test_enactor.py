@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from warpath.cuda.counters import RunTally
-from warpath.cuda.enactor import PersistentRounds, host_loop, persistent_outcome
+from warpath.cuda.enactor import (PendingOutcome, PersistentRounds, host_loop,
+                                  persistent_outcome)
 from warpath.cuda.control import Control
 from warpath.cuda.flags import NEGATIVE_CYCLE
 
@@ -59,6 +60,31 @@ def test_persistent_outcome():
     control.counters.copy_to_device(np.array([3, 1, 0], dtype=np.int64))
     assert persistent_outcome(control, tally, 10)[1]
     assert NEGATIVE_CYCLE == 3
+
+
+def test_a_pending_outcome_gives_what_persistent_outcome_gives():
+    control, tally = Control(), RunTally()
+    control.counters.copy_to_device(np.array([5, 42, 3], dtype=np.int64))
+    pending = PendingOutcome(control, tally, 10, "pull_rounds")
+    assert tally.host_syncs == 0   # queued, not waited for
+    expected = persistent_outcome(control, RunTally(), 10, "pull_rounds")
+    assert pending.wait() == expected == ({"iterations": 5, "relaxations": 42,
+                                           "pull_rounds": 3}, False)
+    assert pending.wait() == expected and tally.host_syncs == 2
+    control.conv.device.copy_to_device(np.array([0, 0, 0, 1], dtype=np.int64))
+    assert PendingOutcome(control, RunTally(), 10).wait()[1]   # a proven negative cycle
+
+
+def test_pending_outcomes_of_one_thread_keep_their_own_values():
+    """Two outcomes pending at once share the thread's buffer: the second waits for the
+    first before its copy is queued, so the first keeps its own values."""
+    first_control, second_control = Control(), Control()
+    first_control.counters.copy_to_device(np.array([1, 10, 0], dtype=np.int64))
+    second_control.counters.copy_to_device(np.array([2, 20, 0], dtype=np.int64))
+    first = PendingOutcome(first_control, RunTally(), 10)
+    second = PendingOutcome(second_control, RunTally(), 10)
+    assert second.wait()[0] == {"iterations": 2, "relaxations": 20}
+    assert first.wait()[0] == {"iterations": 1, "relaxations": 10}
 
 
 def test_persistent_rounds_run_again_with_their_number_of_fills():

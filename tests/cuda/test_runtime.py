@@ -65,3 +65,25 @@ def test_write_small_refuses_another_size():
         runtime.write_small(cuda.device_array(3, np.int64), np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="cannot write 4 x int32 into 2 x int64"):
         runtime.write_small(cuda.device_array(2, np.int64), np.zeros(4, np.int32))
+
+
+def test_start_read_lands_after_finish_read_and_refuses_another_size():
+    import pytest
+
+    host = runtime.pinned_buffer(3, np.int64, "test start_read")
+    device = cuda.to_device(np.array([4, 5, 6], np.int64))
+    runtime.start_read(device, host)
+    runtime.finish_read()
+    assert host.tolist() == [4, 5, 6]
+    with pytest.raises(ValueError, match="cannot read 3 x int64 into 2 x int64"):
+        runtime.start_read(device, np.zeros(2, np.int64))
+
+
+def test_pinned_buffers_of_other_purposes_are_apart():
+    plain = runtime.pinned_buffer(2, np.int64)
+    assert runtime.pinned_buffer(2, np.int64) is plain
+    other = runtime.pinned_buffer(2, np.int64, "pending")
+    assert other is not plain
+    plain[:] = 1
+    other[:] = 2
+    assert plain.tolist() == [1, 1]

@@ -204,5 +204,5 @@ def run(graph, source, *, predecessors=True, limit=None, alpha=ALPHA, beta=BETA,
               np.int64(problem.m), np.float64(alpha), np.float64(beta), problem.counters,
               live.items, live.control)
     stats = bfs.rounds(_steps(bfs.record, heavy, balanced, reverse is problem.graph), state,
-                       loop=loop, counted="pull_rounds")
+                       loop=loop, counted="pull_rounds", wait=False)
     return bfs.finish(stats, loop=loop)

@@ -30,7 +30,7 @@ import numpy as np
 from numba import cuda
 
 from ..cuda.device_graph import device_graph
-from ..cuda.enactor import PersistentRounds, enact
+from ..cuda.enactor import PendingOutcome, PersistentRounds, enact
 from ..cuda.mappings import VIRTUAL_WARP_LANES
 from ..cuda.problem import Problem
 from ..cuda.recycled import recycled_rows
@@ -180,11 +180,14 @@ class LevelRun:
         return self.levels, self.parents, self.index.type(UNVISITED)
 
     def rounds(self, steps, state, *, loop: str = "fast", counted=None,
-               max_registers: int = 0) -> dict:
+               max_registers: int = 0, wait: bool = True):
         """Run the query's rounds (the enactor's), its fills first; returns their ``stats``.
         The fast loop's prepared kernel (:class:`~warpath.cuda.enactor.PersistentRounds`,
         its registers capped at ``max_registers`` when > 0) is kept for the next query
-        with the same steps."""
+        with the same steps.  With ``wait=False`` the fast loop returns as soon as the
+        kernel is launched, a :class:`~warpath.cuda.enactor.PendingOutcome` in place of
+        the stats: :meth:`finish` does the query's bookkeeping while the kernel runs and
+        waits for them last."""
         problem = self.problem
         if loop == "paper":
             return enact(problem, steps, state, loop=loop, frontier=self.frontier,
@@ -196,16 +199,22 @@ class LevelRun:
             prepared = self._kept["rounds"] = PersistentRounds(
                 problem, steps, frontier=self.frontier, counted=counted, fills=len(jobs),
                 max_registers=max_registers)
-        return prepared.run(state, jobs, problem.tally, self.max_rounds)[0]
+        pending = prepared.start(state, jobs, problem.tally, self.max_rounds)
+        return pending if not wait else pending.wait()[0]
 
-    def finish(self, stats: dict, **extra) -> BFSResult:
+    def finish(self, stats, **extra) -> BFSResult:
         """The query's :class:`~warpath.BFSResult`, its arrays left on the device until read;
-        the run goes back to its pool (:meth:`reused`), or gives its borrowed arrays back."""
+        the run goes back to its pool (:meth:`reused`), or gives its borrowed arrays back.
+        ``stats``: what :meth:`rounds` returned (a pending outcome is waited for after
+        that bookkeeping)."""
         problem = self.problem
-        result = BFSResult(problem.source, self.levels, self.parents if self.record else None,
-                           problem.tally.as_stats({**stats, **extra}))
+        tally = problem.tally   # the next query's reset makes another
+        result = BFSResult(problem.source, self.levels, self.parents if self.record else None)
         self.levels = self.parents = None   # the result's now
         self.release()
+        if isinstance(stats, PendingOutcome):
+            stats = stats.wait()[0]
+        result.stats = tally.as_stats({**stats, **extra})
         return result
 
     def release(self) -> None:

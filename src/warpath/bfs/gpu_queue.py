@@ -125,5 +125,6 @@ def run(graph, source, *, predecessors=True, limit=None, high_degree=4096,
     lanes, balanced = frontier_lanes(virtual_warps, one_thread=False)
     bfs = LevelRun.reused(graph, ("queue",), predecessors=predecessors, heavy_degree=heavy)
     state = bfs.start(source, limit)
-    stats = bfs.rounds([claim_step(bfs.record, lanes, heavy, balanced)], state, loop=loop)
+    stats = bfs.rounds([claim_step(bfs.record, lanes, heavy, balanced)], state, loop=loop,
+                       wait=False)
     return bfs.finish(stats, loop=loop)

@@ -29,7 +29,7 @@ from numba import cuda
 
 from .counters import COUNTER_SLOTS
 from .flags import FLAG_SLOTS, ConvergenceFlags
-from .runtime import pinned_buffer, read_small
+from .runtime import pinned_buffer, read_small, start_read
 
 #: Slots of the block: the flags, then the counters.
 SLOTS = FLAG_SLOTS + COUNTER_SLOTS
@@ -62,3 +62,13 @@ class Control:
         """
         host = read_small(self.block, pinned_buffer(SLOTS, np.int64))
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]
+
+    def read_later(self) -> np.ndarray:
+        """Queue the block's copy to the host after the work queued so far, and return at
+        once the page-locked buffer it lands in (flags, then counters); it holds them
+        after :func:`~warpath.cuda.runtime.finish_read`.  The buffer is this thread's
+        own for such reads, overwritten by its next one (:class:`~warpath.cuda.enactor.
+        PendingOutcome` keeps one at a time)."""
+        host = pinned_buffer(SLOTS, np.int64, "pending")
+        start_read(self.block, host)
+        return host

@@ -32,6 +32,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 from numba import cuda
@@ -39,10 +40,10 @@ from numba import cuda
 from ..errors import OptionError
 from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_count
 from .fills import fill_all
-from .flags import NEGATIVE_CYCLE, begin_round, round_changed
+from .flags import FLAG_SLOTS, NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
 from .launch import _flatten, _NotFlat, flatten, kernel_function, launch, prepare
-from .runtime import SIMULATOR, THREADS, blocks_for, cooperative_blocks
+from .runtime import SIMULATOR, THREADS, blocks_for, cooperative_blocks, finish_read
 
 #: The loops every GPU method offers.
 LOOPS = ("fast", "paper")
@@ -284,6 +285,11 @@ class PersistentRounds:
     def run(self, state, jobs, tally: RunTally, max_rounds: int):
         """Run the rounds once, after the fill ``jobs``, on ``state`` (the method's device
         arrays and scalars); returns ``(stats, negative)`` as :func:`enact` does."""
+        return self.start(state, jobs, tally, max_rounds).wait()
+
+    def start(self, state, jobs, tally: RunTally, max_rounds: int) -> PendingOutcome:
+        """:meth:`run` without the wait: the kernel launched and its outcome's copy
+        queued behind it; the caller may do host work before :meth:`PendingOutcome.wait`."""
         if len(jobs) != self.fills:
             raise ValueError(f"these rounds take {self.fills} fill jobs, not {len(jobs)}")
         query = (np.int64(max_rounds),) + ((tuple(jobs),) if jobs else ())
@@ -292,7 +298,7 @@ class PersistentRounds:
         self.blocks = persistent_launch(self.kernel, args, self.items, tally, fill=self.fill,
                                         blocks=self.blocks, prepared=prepared,
                                         function=self._function_for(prepared, args))
-        return persistent_outcome(self.control, tally, max_rounds, self.counted)
+        return PendingOutcome(self.control, tally, max_rounds, self.counted)
 
     def prepare(self, state, query: tuple) -> tuple:
         """:func:`~warpath.cuda.launch.prepare` of a run's arguments, ``head + (state,) +
@@ -514,11 +520,68 @@ def persistent_outcome(control, tally: RunTally, max_rounds: int, counted: str |
     """
     tally.sync()
     flags, counts = control.read()
+    return _outcome(flags, counts, max_rounds, counted)
+
+
+def _outcome(flags, counts, max_rounds: int, counted) -> tuple:
+    """:func:`persistent_outcome`'s ``(stats, negative_cycle)`` from the values read."""
     stats = counter_stats(counts, counted)
     rounds = stats["iterations"]
     negative = bool(flags[NEGATIVE_CYCLE]) or (
         rounds >= max_rounds and bool(flags[(rounds - 1) % 3]))
     return stats, negative
+
+
+#: The host thread's outcome whose read is queued and not yet waited for.
+_pending = threading.local()
+
+
+class PendingOutcome:
+    """What :func:`persistent_outcome` gives of a kernel just launched, its flags and
+    counters already on their way: the copy is queued right behind the kernel, and
+    :meth:`wait` (one host synchronisation) parses them.  Host work done between the
+    launch and :meth:`wait` (a query's bookkeeping) overlaps the kernel instead of
+    following it.
+
+    The copy lands in a page-locked buffer of the host thread's own
+    (:meth:`~warpath.cuda.control.Control.read_later`); an outcome made while another
+    of the thread's is pending waits for that one first, so each gets its own values.
+
+    Examples
+    --------
+    >>> from .control import Control
+    >>> control = Control()
+    >>> control.counters.copy_to_device(np.array([7, 30, 0], np.int64))
+    >>> tally = RunTally()
+    >>> pending = PendingOutcome(control, tally, 100)
+    >>> pending.wait(), tally.host_syncs
+    (({'iterations': 7, 'relaxations': 30}, False), 1)
+    """
+
+    def __init__(self, control, tally: RunTally, max_rounds: int, counted: str | None = None):
+        earlier = getattr(_pending, "outcome", None)
+        if earlier is not None:
+            earlier._settle()   # its buffer is about to be written again
+        self._tally, self._max_rounds, self._counted = tally, max_rounds, counted
+        self._result = None
+        self._host = control.read_later()
+        _pending.outcome = self
+
+    def _settle(self) -> None:
+        if self._result is None:
+            finish_read()
+            host = self._host
+            self._result = _outcome(host[:FLAG_SLOTS], host[FLAG_SLOTS:], self._max_rounds,
+                                    self._counted)
+            self._host = None
+            if getattr(_pending, "outcome", None) is self:
+                _pending.outcome = None
+
+    def wait(self) -> tuple:
+        """``(stats, negative_cycle)`` as :func:`persistent_outcome` gives them."""
+        self._settle()
+        self._tally.sync()
+        return self._result
 
 
 class _NeverChanged:

@@ -137,21 +137,60 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
 _pinned = threading.local()
 
 
-def pinned_buffer(size: int, dtype) -> np.ndarray:
-    """This host thread's page-locked buffer of ``size`` items of ``dtype``, made once and
-    reused: pinning memory costs far more than the small reads it serves (each query reads
-    its flags and counters through one).  A read overwrites what the last one left.
+def pinned_buffer(size: int, dtype, purpose: str = "") -> np.ndarray:
+    """This host thread's page-locked buffer of ``size`` items of ``dtype`` for ``purpose``
+    (buffers of different purposes never share memory), made once and reused: pinning
+    memory costs far more than the small reads it serves (each query reads its flags and
+    counters through one).  A read overwrites what the last one left.
 
     Examples
     --------
     >>> pinned_buffer(4, np.int64) is pinned_buffer(4, np.int64)
     True
+    >>> pinned_buffer(4, np.int64) is pinned_buffer(4, np.int64, "pending")
+    False
     """
     buffers = _pinned.__dict__.setdefault("buffers", {})
-    key = (int(size), np.dtype(dtype))
+    key = (int(size), np.dtype(dtype), purpose)
     if key not in buffers:
         buffers[key] = cuda.pinned_array(key[0], dtype=key[1])
     return buffers[key]
+
+
+def start_read(device, host: np.ndarray) -> None:
+    """Queue the copy of the small C-contiguous ``device`` array into the page-locked
+    ``host`` (a :func:`pinned_buffer`) on numba's default stream, after the work queued
+    before it, and return at once: :func:`finish_read` waits for it.  Host work between
+    the two overlaps the GPU's (e.g. a query's bookkeeping, while its kernel runs).
+
+    Examples
+    --------
+    >>> out = pinned_buffer(3, np.int64)
+    >>> start_read(cuda.to_device(np.arange(3)), out); finish_read(); out.tolist()
+    [0, 1, 2]
+    """
+    _check_small(device, host, f"cannot read {device.size} x {device.dtype} into "
+                               f"{host.size} x {host.dtype}")
+    if SIMULATOR:
+        device.copy_to_host(host)
+        return
+    from cuda.bindings import driver
+
+    status, = driver.cuMemcpyDtoHAsync(host.ctypes.data, device.device_ctypes_pointer.value,
+                                       host.nbytes, default_stream())
+    if status != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
+
+
+def finish_read() -> None:
+    """Wait for the reads :func:`start_read` queued (and all work queued before them)."""
+    if SIMULATOR:
+        return
+    from cuda.bindings import driver
+
+    status, = driver.cuStreamSynchronize(default_stream())
+    if status != driver.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"waiting for a read back failed: {status.name}")
 
 
 def read_small(device, host: np.ndarray) -> np.ndarray:
@@ -166,20 +205,8 @@ def read_small(device, host: np.ndarray) -> np.ndarray:
     >>> read_small(cuda.to_device(np.arange(3)), out).tolist()
     [0, 1, 2]
     """
-    _check_small(device, host, f"cannot read {device.size} x {device.dtype} into "
-                               f"{host.size} x {host.dtype}")
-    if SIMULATOR:
-        device.copy_to_host(host)
-        return host
-    from cuda.bindings import driver
-
-    stream = default_stream()
-    status, = driver.cuMemcpyDtoHAsync(host.ctypes.data, device.device_ctypes_pointer.value,
-                                       host.nbytes, stream)
-    if status == driver.CUresult.CUDA_SUCCESS:
-        status, = driver.cuStreamSynchronize(stream)
-    if status != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
+    start_read(device, host)
+    finish_read()
     return host
 
 
