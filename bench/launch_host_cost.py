@@ -5,7 +5,7 @@
 ``gpu_bfs.py``'s CUDA events enclose the whole query call, so every microsecond of
 Python before the driver call counts.  This times, with the driver's launch calls stubbed out
 (no GPU needed; under numba's CUDA simulator when there is none), on the arguments of a
-real ``direction-optimizing`` BFS query (captured from :class:`PersistentRounds.run` on
+real ``direction-optimizing`` BFS query (captured from :meth:`PersistentRounds.start` on
 a small rmat graph; the simulator's arrays are given a device pointer so they flatten):
 
 - the parameters' conversion: ``np.array(values, np.int64)`` and numpy's ``.ctypes`` for
@@ -16,7 +16,7 @@ a small rmat graph; the simulator's arrays are given a device pointer so they fl
   arguments (and, new, the kept function);
 - a run's flattening: ``prepare()`` of the whole argument tuple (old) against
   :meth:`PersistentRounds.prepare` (the fixed head and tail flattened once);
-- and all of it together, as ``PersistentRounds.run`` does before the driver call.
+- and all of it together, as ``PersistentRounds.start`` does before the driver call.
 
 Each figure is the mean over ``--repeat`` calls in the best of 60 batches (old and new
 timed alternately), in microseconds.
@@ -52,17 +52,17 @@ def captured_run(scale: int = 8):
 
         FakeCUDAArray.device_ctypes_pointer = property(
             lambda a: ctypes.c_void_p(a._ary.ctypes.data))
-    runs, run = [], PersistentRounds.run
+    runs, start = [], PersistentRounds.start
 
     def capturing(self, state, jobs, tally, max_rounds):
         runs.append((self, state, tuple(jobs), max_rounds))
-        return run(self, state, jobs, tally, max_rounds)
+        return start(self, state, jobs, tally, max_rounds)
 
-    PersistentRounds.run = capturing
+    PersistentRounds.start = capturing
     graph = warpath.generators.rmat(scale, 16, seed=1, directed=False)
     for _ in range(2):   # the second query reuses the first's rounds, as a warm one does
         warpath.bfs(graph, 0, method="direction-optimizing", device="cuda")
-    PersistentRounds.run = run
+    PersistentRounds.start = start
     return runs[-1] + (graph,)
 
 
@@ -160,7 +160,7 @@ def main(argv=None):
 
 
 def _new_run(rounds, state, query, args):
-    """What :meth:`PersistentRounds.run` does before the driver call (the grid size kept)."""
+    """What :meth:`PersistentRounds.start` does before the driver call (the grid size kept)."""
     prepared = rounds.prepare(state, query)
     launching.launch(rounds.kernel, 1, 256, args, prepared, rounds._function_for(prepared, args))
 

@@ -1,5 +1,7 @@
 """The GPU BFS state shared by the methods: levels start, flags, round bounds, the result."""
 
+import threading
+
 import numpy as np
 import pytest
 from bfs._gpu_bfs_reference import assert_bfs_tree
@@ -127,7 +129,7 @@ def test_each_query_gets_its_own_levels_and_parents_while_the_last_are_held():
     assert parents is levels   # the one-row stand-in the kernels never write
 
 
-def test_finish_waits_for_a_pending_outcome_after_the_run_went_back():
+def test_finish_waits_for_a_pending_outcome_after_the_run_went_back(monkeypatch):
     """``rounds(wait=False)`` hands back the outcome still pending; ``finish`` gives the run
     back to its pool first, then waits: the stats are the query's all the same."""
     from warpath.bfs.gpu_queue import claim_step
@@ -137,6 +139,16 @@ def test_finish_waits_for_a_pending_outcome_after_the_run_went_back():
     g = gen.grid(3, 4, seed=0)
     lanes, _ = frontier_lanes(True, one_thread=False)
     expected = warpath.bfs(g, 5, method="queue", device="cpu")
+    pool, key = scratch_pool(device_graph(g)), ("level run", ("pending",), True, 0)
+    waits = []
+    wait_for = PendingOutcome.wait
+
+    def checked_wait(pending):
+        waits.append(any(item is run for item in pool._free.get((threading.get_ident(), key),
+                                                                  [])))
+        return wait_for(pending)
+
+    monkeypatch.setattr(PendingOutcome, "wait", checked_wait)
     for wait in (True, False):
         run = LevelRun.reused(g, ("pending",), predecessors=True, heavy_degree=0)
         stats = run.rounds([claim_step(True, lanes, 0)], run.start(5), wait=wait)
@@ -147,3 +159,24 @@ def test_finish_waits_for_a_pending_outcome_after_the_run_went_back():
         np.testing.assert_array_equal(result.levels, expected.levels)
         assert result.stats["iterations"] == expected.stats["iterations"]
         assert result.stats["launches"] == 1 and result.stats["host_syncs"] == 1
+    assert waits == [False, True]   # waited in rounds(), then only after the run went back
+
+
+def test_a_query_whose_wait_fails_drops_its_run(monkeypatch):
+    from warpath.bfs.gpu_queue import claim_step
+    from warpath.cuda.enactor import PendingOutcome
+    from warpath.cuda.mappings import frontier_lanes
+
+    g = gen.ring(5, seed=0)
+    lanes, _ = frontier_lanes(True, one_thread=False)
+    run = LevelRun.reused(g, ("failing",), predecessors=False, heavy_degree=0)
+    pending = run.rounds([claim_step(False, lanes, 0)], run.start(1), wait=False)
+    pending.wait()   # the real wait, so that nothing is left queued
+
+    def failing(self):
+        raise RuntimeError("waiting for a read back failed")
+
+    monkeypatch.setattr(PendingOutcome, "wait", failing)
+    with pytest.raises(RuntimeError, match="read back failed"):
+        run.finish(pending)
+    assert LevelRun.reused(g, ("failing",), predecessors=False, heavy_degree=0) is not run

@@ -44,10 +44,18 @@ def test_a_problem_clears_a_reused_block():
 def test_read_later_fills_its_own_buffer_once_waited_for():
     from warpath.cuda.runtime import finish_read
 
+    from warpath.cuda.control import read_done
+
+    class Owner:
+        def settle(self):
+            pass
+
     control = Control()
     control.counters.copy_to_device(np.array([2, 9, 1], np.int64))
-    host = control.read_later()
+    owner = Owner()
+    host = control.read_later(owner)
     finish_read()
+    read_done(owner)
     assert host[FLAG_SLOTS:].tolist() == [2, 9, 1]
     flags, counters = control.read()   # the plain read has a buffer of its own
     counters_seen = counters.tolist()

@@ -6,7 +6,7 @@ import pytest
 from warpath.cuda.counters import RunTally
 from warpath.cuda.enactor import (PendingOutcome, PersistentRounds, host_loop,
                                   persistent_outcome)
-from warpath.cuda.control import Control
+from warpath.cuda.control import Control, read_done
 from warpath.cuda.flags import NEGATIVE_CYCLE
 
 
@@ -70,7 +70,7 @@ def test_a_pending_outcome_gives_what_persistent_outcome_gives():
     expected = persistent_outcome(control, RunTally(), 10, "pull_rounds")
     assert pending.wait() == expected == ({"iterations": 5, "relaxations": 42,
                                            "pull_rounds": 3}, False)
-    assert pending.wait() == expected and tally.host_syncs == 2
+    assert pending.wait() == expected and tally.host_syncs == 1   # one wait, counted once
     control.conv.device.copy_to_device(np.array([0, 0, 0, 1], dtype=np.int64))
     assert PendingOutcome(control, RunTally(), 10).wait()[1]   # a proven negative cycle
 
@@ -85,6 +85,41 @@ def test_pending_outcomes_of_one_thread_keep_their_own_values():
     second = PendingOutcome(second_control, RunTally(), 10)
     assert second.wait()[0] == {"iterations": 2, "relaxations": 20}
     assert first.wait()[0] == {"iterations": 1, "relaxations": 10}
+
+
+def test_a_failed_wait_frees_the_threads_buffer(monkeypatch):
+    """A wait that raises leaves no outcome pending: the thread's next one does not retry it."""
+    import warpath.cuda.enactor as enactor
+
+    control = Control()
+    failing = PendingOutcome(control, RunTally(), 10)
+
+    def broken():
+        raise RuntimeError("waiting for a read back failed: CUDA_ERROR_LAUNCH_FAILED")
+
+    monkeypatch.setattr(enactor, "finish_read", broken)
+    with pytest.raises(RuntimeError, match="LAUNCH_FAILED"):
+        failing.wait()
+    monkeypatch.undo()
+    control.counters.copy_to_device(np.array([4, 8, 0], dtype=np.int64))
+    assert PendingOutcome(control, RunTally(), 10).wait()[0] == {"iterations": 4,
+                                                                 "relaxations": 8}
+
+
+def test_a_plain_read_later_settles_the_pending_outcome_first():
+    first_control, second_control = Control(), Control()
+    first_control.counters.copy_to_device(np.array([1, 10, 0], dtype=np.int64))
+    second_control.counters.copy_to_device(np.array([2, 20, 0], dtype=np.int64))
+    first = PendingOutcome(first_control, RunTally(), 10)
+
+    class Reader:
+        def settle(self):
+            pass
+
+    reader = Reader()
+    second_control.read_later(reader)   # overwrites the buffer once the first is out
+    assert first.wait()[0] == {"iterations": 1, "relaxations": 10}
+    read_done(reader)
 
 
 def test_persistent_rounds_run_again_with_their_number_of_fills():

@@ -213,7 +213,12 @@ class LevelRun:
         self.levels = self.parents = None   # the result's now
         self.release()
         if isinstance(stats, PendingOutcome):
-            stats = stats.wait()[0]
+            try:
+                stats = stats.wait()[0]
+            except BaseException:   # a query that raises drops its run (see reused)
+                if self._pool_key is not None:
+                    scratch_pool(problem.graph).discard(self._pool_key, self)
+                raise
         result.stats = tally.as_stats({**stats, **extra})
         return result
 

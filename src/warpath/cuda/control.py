@@ -24,6 +24,8 @@ Examples
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import cuda
 
@@ -63,12 +65,49 @@ class Control:
         host = read_small(self.block, pinned_buffer(SLOTS, np.int64))
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]
 
-    def read_later(self) -> np.ndarray:
+    def read_later(self, owner) -> np.ndarray:
         """Queue the block's copy to the host after the work queued so far, and return at
         once the page-locked buffer it lands in (flags, then counters); it holds them
-        after :func:`~warpath.cuda.runtime.finish_read`.  The buffer is this thread's
-        own for such reads, overwritten by its next one (:class:`~warpath.cuda.enactor.
-        PendingOutcome` keeps one at a time)."""
+        after :func:`~warpath.cuda.runtime.finish_read`.
+
+        The host thread has one such buffer.  ``owner`` (e.g. a
+        :class:`~warpath.cuda.enactor.PendingOutcome`) takes its values out in its
+        ``settle()`` and then calls :func:`read_done`; a read queued while another
+        owner's is pending calls that owner's ``settle()`` first.
+
+        Examples
+        --------
+        >>> from warpath.cuda.runtime import finish_read
+        >>> class Owner:
+        ...     def settle(self):
+        ...         finish_read(); self.values = host.tolist(); read_done(self)
+        >>> control = Control()
+        >>> first, second = Owner(), Owner()
+        >>> host = control.read_later(first)
+        >>> control.read_later(second) is host, first.values[FLAG_SLOTS:]   # first settled
+        (True, [0, 0, 0])
+        >>> second.settle()
+        """
+        earlier = getattr(_pending, "owner", None)
+        if earlier is not None and earlier is not owner:
+            earlier.settle()   # its values leave the buffer before the next copy lands
         host = pinned_buffer(SLOTS, np.int64, "pending")
         start_read(self.block, host)
+        _pending.owner = owner
         return host
+
+
+#: The owner of the host thread's pending read (:meth:`Control.read_later`), if any.
+_pending = threading.local()
+
+
+def read_done(owner) -> None:
+    """``owner``'s read (:meth:`Control.read_later`) was waited for and its values taken:
+    the thread's buffer is free again.
+
+    Examples
+    --------
+    >>> read_done(object())   # not the pending owner: nothing changes
+    """
+    if getattr(_pending, "owner", None) is owner:
+        _pending.owner = None

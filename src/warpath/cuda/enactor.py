@@ -32,12 +32,12 @@ Examples
 from __future__ import annotations
 
 import functools
-import threading
 
 import numpy as np
 from numba import cuda
 
 from ..errors import OptionError
+from .control import read_done
 from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_count
 from .fills import fill_all
 from .flags import FLAG_SLOTS, NEGATIVE_CYCLE, begin_round, round_changed
@@ -259,7 +259,8 @@ class PersistentRounds:
     >>> rounds = PersistentRounds(problem, [advance(thread_per_edge(), _demo_gather,
     ...                                             _demo_visit)], fills=len(jobs))
     >>> state = (problem.distances[0], problem.inf)
-    >>> stats, negative = rounds.run(state, jobs, RunTally(), problem.n)
+    >>> pending = rounds.start(state, jobs, RunTally(), problem.n)   # run() waits at once
+    >>> stats, negative = pending.wait()
     >>> problem.distances.copy_to_host().tolist(), negative
     ([[0, 3, 7]], False)
     """
@@ -289,7 +290,9 @@ class PersistentRounds:
 
     def start(self, state, jobs, tally: RunTally, max_rounds: int) -> PendingOutcome:
         """:meth:`run` without the wait: the kernel launched and its outcome's copy
-        queued behind it; the caller may do host work before :meth:`PendingOutcome.wait`."""
+        queued behind it; the caller may do host work before :meth:`PendingOutcome.wait`
+        (the class example runs one).
+        """
         if len(jobs) != self.fills:
             raise ValueError(f"these rounds take {self.fills} fill jobs, not {len(jobs)}")
         query = (np.int64(max_rounds),) + ((tuple(jobs),) if jobs else ())
@@ -532,10 +535,6 @@ def _outcome(flags, counts, max_rounds: int, counted) -> tuple:
     return stats, negative
 
 
-#: The host thread's outcome whose read is queued and not yet waited for.
-_pending = threading.local()
-
-
 class PendingOutcome:
     """What :func:`persistent_outcome` gives of a kernel just launched, its flags and
     counters already on their way: the copy is queued right behind the kernel, and
@@ -545,7 +544,9 @@ class PendingOutcome:
 
     The copy lands in a page-locked buffer of the host thread's own
     (:meth:`~warpath.cuda.control.Control.read_later`); an outcome made while another
-    of the thread's is pending waits for that one first, so each gets its own values.
+    of the thread's is pending settles that one first, so each gets its own values.
+    Waiting synchronises numba's default stream of the current thread and device: wait
+    on the thread (and device) that launched the kernel.
 
     Examples
     --------
@@ -559,28 +560,36 @@ class PendingOutcome:
     """
 
     def __init__(self, control, tally: RunTally, max_rounds: int, counted: str | None = None):
-        earlier = getattr(_pending, "outcome", None)
-        if earlier is not None:
-            earlier._settle()   # its buffer is about to be written again
         self._tally, self._max_rounds, self._counted = tally, max_rounds, counted
         self._result = None
-        self._host = control.read_later()
-        _pending.outcome = self
+        self._host = control.read_later(self)
 
-    def _settle(self) -> None:
-        if self._result is None:
+    def settle(self) -> None:
+        """Wait for the copy and take the values out of the thread's buffer (once; the
+        buffer is free afterwards, even if the wait raised).
+
+        Examples
+        --------
+        >>> from .control import Control
+        >>> pending = PendingOutcome(Control(), RunTally(), 10)
+        >>> pending.settle(); pending.settle(); pending.wait()[0]
+        {'iterations': 0, 'relaxations': 0}
+        """
+        if self._result is not None:
+            return
+        try:
             finish_read()
             host = self._host
             self._result = _outcome(host[:FLAG_SLOTS], host[FLAG_SLOTS:], self._max_rounds,
                                     self._counted)
-            self._host = None
-            if getattr(_pending, "outcome", None) is self:
-                _pending.outcome = None
+        finally:
+            read_done(self)
+        self._host = None
+        self._tally.sync()
 
     def wait(self) -> tuple:
         """``(stats, negative_cycle)`` as :func:`persistent_outcome` gives them."""
-        self._settle()
-        self._tally.sync()
+        self.settle()
         return self._result
 
 

@@ -183,7 +183,14 @@ def start_read(device, host: np.ndarray) -> None:
 
 
 def finish_read() -> None:
-    """Wait for the reads :func:`start_read` queued (and all work queued before them)."""
+    """Wait for the reads :func:`start_read` queued (and all work queued before them).
+
+    Examples
+    --------
+    >>> out = pinned_buffer(2, np.int64, "finish_read example")
+    >>> start_read(cuda.to_device(np.array([1, 2], np.int64)), out); finish_read(); out.tolist()
+    [1, 2]
+    """
     if SIMULATOR:
         return
     from cuda.bindings import driver

@@ -63,6 +63,21 @@ class ScratchPool:
             if keep is None or len(stack) < keep:
                 stack.append(item)
 
+    def discard(self, key, item) -> None:
+        """Drop ``item`` from this thread's free items of ``key``, if it is there (one that
+        went back before its query failed).
+
+        Examples
+        --------
+        >>> pool = ScratchPool()
+        >>> pool.give("run", "broken"); pool.discard("run", "broken")
+        >>> pool.take("run", lambda: "new")
+        'new'
+        """
+        with self._lock:
+            stack = self._free.get((threading.get_ident(), key), [])
+            stack[:] = [kept for kept in stack if kept is not item]
+
     def clear(self) -> None:
         """Drop every free item (their device memory goes back once unreferenced)."""
         with self._lock:  # another thread may be giving an item back
