@@ -21,6 +21,21 @@ def test_pool_is_per_thread():
     assert seen == ["made"] and pool.take("k", lambda: "made") == "main's"
 
 
+def test_discard_drops_only_that_item_of_this_thread():
+    pool = ScratchPool()
+    kept, broken = ["kept"], ["broken"]
+    pool.give("run", kept)
+    pool.give("run", broken)
+    elsewhere = threading.Thread(target=lambda: pool.discard("run", kept))
+    elsewhere.start()
+    elsewhere.join()   # another thread's discard touches its own items only
+    pool.discard("run", broken)
+    pool.discard("other key", kept)
+    assert len(pool) == 1 and pool.take("run", lambda: None) is kept
+    pool.discard("run", kept)   # no longer there: nothing happens
+    assert pool.take("run", lambda: "new") == "new"
+
+
 def test_problem_gives_back_what_it_took():
     g = device_graph(warpath.generators.grid(4, 4, seed=1))
     pool = scratch_pool(g)
