@@ -521,18 +521,7 @@ def persistent_outcome(control, tally: RunTally, max_rounds: int, counted: str |
     >>> persistent_outcome(control, RunTally(), 100)
     ({'iterations': 7, 'relaxations': 30}, False)
     """
-    tally.sync()
-    flags, counts = control.read()
-    return _outcome(flags, counts, max_rounds, counted)
-
-
-def _outcome(flags, counts, max_rounds: int, counted) -> tuple:
-    """:func:`persistent_outcome`'s ``(stats, negative_cycle)`` from the values read."""
-    stats = counter_stats(counts, counted)
-    rounds = stats["iterations"]
-    negative = bool(flags[NEGATIVE_CYCLE]) or (
-        rounds >= max_rounds and bool(flags[(rounds - 1) % 3]))
-    return stats, negative
+    return PendingOutcome(control, tally, max_rounds, counted).wait()
 
 
 class PendingOutcome:
@@ -579,9 +568,12 @@ class PendingOutcome:
             return
         try:
             finish_read()
-            host = self._host
-            self._result = _outcome(host[:FLAG_SLOTS], host[FLAG_SLOTS:], self._max_rounds,
-                                    self._counted)
+            flags, counts = self._host[:FLAG_SLOTS], self._host[FLAG_SLOTS:]
+            stats = counter_stats(counts, self._counted)
+            rounds = stats["iterations"]
+            negative = bool(flags[NEGATIVE_CYCLE]) or (
+                rounds >= self._max_rounds and bool(flags[(rounds - 1) % 3]))
+            self._result = stats, negative
         finally:
             read_done(self)
         self._host = None
