@@ -21,7 +21,7 @@ from .device import resolve_device
 from .errors import (ArgumentError, DeviceError, EmptyGraphError, GraphError, SourceError,
                      WarpathError)
 from .graph import Graph, vertex_index
-from .result import BFSMatrix
+from .result import BFSMatrix, BFSResult
 
 
 def as_graph(graph) -> Graph:
@@ -98,11 +98,19 @@ def _run(chosen, graph, sources, options, each: bool = False):
         result = BFSMatrix.stack(sources, [chosen.run(graph, int(s), **options) for s in sources])
     else:
         result = chosen.run(graph, sources, **options)
-    seconds = time.perf_counter() - start
-    result.stats.setdefault("iterations", 0)
-    result.stats.setdefault("relaxations", 0)
-    result.stats.update(method=chosen.name, device=chosen.device, seconds=seconds)
+    if isinstance(result, BFSResult):   # may still run on the GPU: seconds until first read
+        result.amend_stats(lambda stats: _common_stats(stats, chosen, start))
+    else:
+        _common_stats(result.stats, chosen, start)
     return result
+
+
+def _common_stats(stats: dict, chosen, start: float) -> None:
+    """Fill in what every result's stats hold: the method, the device, the seconds since
+    ``start`` (a ``perf_counter`` reading), zero counts where a method keeps none."""
+    stats.setdefault("iterations", 0)
+    stats.setdefault("relaxations", 0)
+    stats.update(method=chosen.name, device=chosen.device, seconds=time.perf_counter() - start)
 
 
 def _with_limit(options, limit):

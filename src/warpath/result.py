@@ -286,7 +286,11 @@ class BFSResult:
     """Breadth-first search levels and parents from one source.
 
     A GPU method hands over its device arrays; they are copied to the host
-    (as int64) only when first read.
+    (as int64) only when first read.  A GPU query may also return while its
+    kernel still runs (:meth:`stats_later`): its stats are completed by the
+    first read of the result (stats, levels or parents), which waits for the
+    GPU, so a caller's own work between the call and that read overlaps the
+    kernel.
 
     Attributes
     ----------
@@ -296,6 +300,8 @@ class BFSResult:
     parents : ndarray of int64 or None
         The BFS tree parent of each vertex, -1 for the source and unreachable vertices.
     stats : dict
+        As :class:`SSSPResult`'s.  For a result completed later, ``seconds`` runs from
+        the call to the first read.
 
     Examples
     --------
@@ -308,15 +314,70 @@ class BFSResult:
     def __init__(self, source, levels, parents=None, stats=None):
         self.source = int(source)
         self._arrays = _LazyArrays(levels, parents)
-        self.stats = dict(stats or {})
+        self._stats = dict(stats or {})
+        self._outcome = None   # what completes the stats, while pending
+        self._amendments = []   # changes to the stats made while pending, in order
+
+    @property
+    def stats(self) -> dict:
+        """The run's statistics (waiting for a pending outcome first)."""
+        if self._outcome is not None:
+            self._settle()
+        return self._stats
+
+    @stats.setter
+    def stats(self, value) -> None:
+        self._stats, self._outcome, self._amendments = dict(value or {}), None, []
+
+    @property
+    def stats_pending(self) -> bool:
+        """Whether the stats wait for the GPU still (see :meth:`stats_later`)."""
+        return self._outcome is not None
+
+    def stats_later(self, outcome) -> None:
+        """Complete the stats on first read with ``outcome()`` (a dict; it may wait for
+        the GPU, and what it raises reaches that read).
+
+        Examples
+        --------
+        >>> r = BFSResult(0, np.zeros(1, np.int64))
+        >>> r.stats_later(lambda: {"iterations": 3})
+        >>> r.amend_stats(lambda stats: stats.update(method="late"))
+        >>> r.stats_pending, r.stats, r.stats_pending
+        (True, {'iterations': 3, 'method': 'late'}, False)
+        """
+        self._outcome, self._amendments = outcome, []
+
+    def amend_stats(self, change) -> None:
+        """Apply ``change(stats)`` now, or once a pending outcome is in (see
+        :meth:`stats_later`)."""
+        if self._outcome is None:
+            change(self._stats)
+        else:
+            self._amendments.append(change)
+
+    def _settle(self) -> None:
+        stats = {**self._stats, **self._outcome()}   # if it raises, the next read tries again
+        self._outcome = None
+        for change in self._amendments:
+            change(stats)
+        self._stats, self._amendments = stats, []
 
     @property
     def levels(self) -> np.ndarray:
         """Int64 hop levels, -1 where unreachable."""
+        if self._outcome is not None:
+            self._settle()
         return self._arrays.levels
 
-    parents = SSSPResult.predecessors
-    predecessors = SSSPResult.predecessors
+    @property
+    def parents(self):
+        """Int64 parents (-1 where none), or ``None`` when not recorded."""
+        if self._outcome is not None:
+            self._settle()
+        return self._arrays.predecessors
+
+    predecessors = parents
 
     @property
     def distances(self) -> np.ndarray:
@@ -395,7 +456,8 @@ class BFSMatrix(_SourceRows):
         self._arrays = _LazyArrays(levels, parents)
         self.stats = dict(stats or {})
 
-    levels = BFSResult.levels
+    levels = property(lambda self: self._arrays.levels,
+                      doc="Int64 hop levels per row, -1 where unreachable.")
     parents = SSSPResult.predecessors
     predecessors = SSSPResult.predecessors
 

@@ -177,6 +177,44 @@ def test_a_query_whose_wait_fails_drops_its_run(monkeypatch):
         raise RuntimeError("waiting for a read back failed")
 
     monkeypatch.setattr(PendingOutcome, "wait", failing)
-    with pytest.raises(RuntimeError, match="read back failed"):
-        run.finish(pending)
+    result = run.finish(pending)   # returned at once: the first read waits
+    for _ in range(2):   # the read raises, and the next one tries again
+        with pytest.raises(RuntimeError, match="read back failed"):
+            result.stats
+    assert result.stats_pending
     assert LevelRun.reused(g, ("failing",), predecessors=False, heavy_degree=0) is not run
+
+
+def test_a_result_returns_while_its_kernel_runs_and_its_first_read_completes_it():
+    """A warm query hands its result back pending; the first read (stats or levels) waits,
+    and the stats hold the method's counts and the call's common entries."""
+    g = gen.rmat(7, 8, seed=3, directed=False)
+    expected = warpath.bfs(g, 2, method="queue", device="cpu")
+    for read in ("stats", "levels"):
+        result = warpath.bfs(g, 2, method="direction-optimizing", device="cuda")
+        assert result.stats_pending
+        getattr(result, read)
+        assert not result.stats_pending
+        stats = result.stats
+        assert stats["iterations"] == expected.stats["iterations"]
+        assert stats["method"] == "direction-optimizing" and stats["device"] == "cuda"
+        assert stats["seconds"] > 0 and stats["launches"] == 1 and stats["host_syncs"] == 1
+        np.testing.assert_array_equal(result.levels, expected.levels)
+
+
+def test_a_kept_run_makes_the_next_querys_rows_while_the_kernel_runs():
+    g = gen.rmat(6, 8, seed=2, directed=False)
+    first = warpath.bfs(g, 0, method="queue", device="cuda")
+    run = LevelRun.reused(g, ("queue",), predecessors=True, heavy_degree=4096)
+    staged = run._staged_rows
+    assert staged is not None and staged[0] is not first._arrays.device_distances
+    assert run.start(1)[0] is staged[0] and run.parents is staged[1]
+    assert run._staged_rows is None
+    run.release()
+    second = warpath.bfs(g, 1, method="queue", device="cuda")
+    np.testing.assert_array_equal(second.levels, warpath.bfs(g, 1, device="cpu").levels)
+    np.testing.assert_array_equal(first.levels, warpath.bfs(g, 0, device="cpu").levels)
+    alone = LevelRun(g, predecessors=True)   # made for one query: nothing for a next one
+    alone.start(0)
+    alone.finish({})
+    assert alone._staged_rows is None

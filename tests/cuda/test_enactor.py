@@ -94,7 +94,7 @@ def test_a_failed_wait_frees_the_threads_buffer(monkeypatch):
     control = Control()
     failing = PendingOutcome(control, RunTally(), 10)
 
-    def broken():
+    def broken(any_thread=False):
         raise RuntimeError("waiting for a read back failed: CUDA_ERROR_LAUNCH_FAILED")
 
     monkeypatch.setattr(enactor, "finish_read", broken)

@@ -142,3 +142,19 @@ def test_recycled_rows_on_the_gpu_share_a_block_until_both_are_dropped():
     del parents
     gc.collect()
     assert free_blocks() == 1 and _address(recycled_rows(2, 1000, np.int32)[0]) == address
+
+
+@pytest.mark.gpu
+def test_release_all_also_lets_go_of_the_rows_a_kept_run_made_for_its_next_query():
+    """A pooled BFS run holds the next query's rows; letting the run go gives their block
+    back to the recycled pool, which release_all empties too, whatever the pools' order."""
+    import warpath
+
+    g = warpath.generators.rmat(8, 8, seed=1, directed=False)
+    result = warpath.bfs(g, 0, method="queue", device="cuda")
+    del result
+    gc.collect()
+    assert free_blocks() >= 1   # the result's block came back
+    release_all()
+    gc.collect()
+    assert free_blocks() == 0

@@ -11,8 +11,9 @@ its arrays on the GPU until read.
 Imported by the GPU BFS methods when they run (it imports numba-cuda).
 
 A method keeps its device state from query to query (:meth:`LevelRun.reused`): a
-query on a warm graph only makes its levels and parents, queues its set-up
-fills and launches the kernel its first query prepared.
+query on a warm graph takes the levels and parents its run made while the last
+query's kernel ran, queues its set-up fills and launches the kernel its first
+query prepared.
 
 Examples
 --------
@@ -84,8 +85,10 @@ class LevelRun:
 
     Made for one query (``LevelRun(graph, ...)``: :meth:`finish` gives the borrowed
     arrays back), or kept from query to query (:meth:`reused`: per graph, method
-    options and host thread, so that a query on a warm graph only makes its
-    levels and queues its set-up fills; Gunrock's init / reset / enact).
+    options and host thread, so that a query on a warm graph only takes its
+    levels and queues its set-up fills; Gunrock's init / reset / enact).  A kept
+    run makes the next query's levels and parents in :meth:`finish`, while the
+    kernel runs, and holds them until that query.
 
     Parameters
     ----------
@@ -128,6 +131,13 @@ class LevelRun:
         self._context = None if SIMULATOR else cuda.current_context()
         self._kept = {}
         self._pool_key = None
+        self._staged_rows = None   # the next query's rows, made while the last one ran
+
+    def _new_rows(self) -> tuple:
+        """A query's levels and parents: one recycled block for both; without parents, one
+        row (a stand-in for them that the kernels never write)."""
+        return recycled_rows(2 if self.record else 1, self.problem.n, self.index,
+                             self._context)
 
     @classmethod
     def reused(cls, graph, key, *, predecessors, heavy_degree=None) -> "LevelRun":
@@ -166,8 +176,7 @@ class LevelRun:
         ([-1, 0, -1, -1], -1, 4)
         """
         n = self.problem.n
-        # one recycled block for both; without parents, a stand-in the kernels never write
-        rows = recycled_rows(2 if self.record else 1, n, self.index, self._context)
+        rows, self._staged_rows = self._staged_rows or self._new_rows(), None
         self.levels, self.parents = rows[0], rows[-1]
         problem = self.problem
         problem.reset(source)
@@ -205,22 +214,32 @@ class LevelRun:
     def finish(self, stats, **extra) -> BFSResult:
         """The query's :class:`~warpath.BFSResult`, its arrays left on the device until read;
         the run goes back to its pool (:meth:`reused`), or gives its borrowed arrays back.
-        ``stats``: what :meth:`rounds` returned (a pending outcome is waited for after
-        that bookkeeping)."""
+        ``stats``: what :meth:`rounds` returned.  A pending outcome is not waited for:
+        the result is returned while the kernel runs, and its first read waits
+        (:meth:`~warpath.BFSResult.stats_later`), so that the caller's next steps overlap
+        the kernel too."""
         problem = self.problem
         tally = problem.tally   # the next query's reset makes another
         result = BFSResult(problem.source, self.levels, self.parents if self.record else None)
         self.levels = self.parents = None   # the result's now
+        if self._pool_key is not None:   # a run kept for the next query: its rows, now
+            self._staged_rows = self._new_rows()   # (while this query's kernel runs)
         self.release()
         if isinstance(stats, PendingOutcome):
-            try:
-                stats = stats.wait()[0]
-            except BaseException:   # a query that raises drops its run (see reused)
-                if self._pool_key is not None:
-                    scratch_pool(problem.graph).discard(self._pool_key, self)
-                raise
-        result.stats = tally.as_stats({**stats, **extra})
+            result.stats_later(lambda: tally.as_stats({**self._waited(stats), **extra}))
+        else:
+            result.stats = tally.as_stats({**stats, **extra})
         return result
+
+    def _waited(self, pending: PendingOutcome) -> dict:
+        """The stats of a query's ``pending`` outcome; a wait that fails drops this run
+        from its pool (see :meth:`reused`: a query that raises drops its run)."""
+        try:
+            return pending.wait()[0]
+        except BaseException:
+            if self._pool_key is not None:
+                scratch_pool(self.problem.graph).discard(self._pool_key, self)
+            raise
 
     def release(self) -> None:
         """The run's queries are over: it goes back to its pool (:meth:`reused`), or gives

@@ -32,6 +32,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 from numba import cuda
@@ -534,8 +535,9 @@ class PendingOutcome:
     The copy lands in a page-locked buffer of the host thread's own
     (:meth:`~warpath.cuda.control.Control.read_later`); an outcome made while another
     of the thread's is pending settles that one first, so each gets its own values.
-    Waiting synchronises numba's default stream of the current thread and device: wait
-    on the thread (and device) that launched the kernel.
+    Waiting on the thread that launched the kernel synchronises numba's default stream;
+    on another thread (a result handed over), the whole context.  Wait with the
+    launching device current.
 
     Examples
     --------
@@ -551,6 +553,7 @@ class PendingOutcome:
     def __init__(self, control, tally: RunTally, max_rounds: int, counted: str | None = None):
         self._tally, self._max_rounds, self._counted = tally, max_rounds, counted
         self._result = None
+        self._thread = threading.get_ident()
         self._host = control.read_later(self)
 
     def settle(self) -> None:
@@ -567,7 +570,7 @@ class PendingOutcome:
         if self._result is not None:
             return
         try:
-            finish_read()
+            finish_read(any_thread=threading.get_ident() != self._thread)
             flags, counts = self._host[:FLAG_SLOTS], self._host[FLAG_SLOTS:]
             stats = counter_stats(counts, self._counted)
             rounds = stats["iterations"]

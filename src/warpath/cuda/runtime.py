@@ -182,8 +182,11 @@ def start_read(device, host: np.ndarray) -> None:
         raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
 
 
-def finish_read() -> None:
-    """Wait for the reads :func:`start_read` queued (and all work queued before them).
+def finish_read(any_thread: bool = False) -> None:
+    """Wait for the reads :func:`start_read` queued (and all work queued before them) on
+    this thread's default stream; with ``any_thread``, for all the context's work (a read
+    another host thread queued: with per-thread default streams, that thread's stream is
+    not this one's).
 
     Examples
     --------
@@ -195,7 +198,8 @@ def finish_read() -> None:
         return
     from cuda.bindings import driver
 
-    status, = driver.cuStreamSynchronize(default_stream())
+    status, = driver.cuCtxSynchronize() if any_thread else \
+        driver.cuStreamSynchronize(default_stream())
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"waiting for a read back failed: {status.name}")
 

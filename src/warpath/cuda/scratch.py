@@ -152,7 +152,12 @@ def release_all() -> int:
     released = 0
     with _RELEASE_LOCK:  # a WeakSet must not change while it is walked
         pools = list(_POOLS)
-    for pool in pools:
-        released += len(pool)
-        pool.clear()
+    for _ in range(3):   # an item let go may give memory back to a pool emptied before it
+        count = 0
+        for pool in pools:
+            count += len(pool)
+            pool.clear()
+        released += count
+        if count == 0:
+            break
     return released
