@@ -373,7 +373,7 @@ def _fixed_arguments(problem, steps, frontier, trace) -> tuple:
     method's state, ``(graph arrays, frontier queues)``, and after it, ``(flags, counters,
     trace, rows)``, and whether the frontier has a heavy queue.  The graph's tails only
     when a step maps over arcs, and stand-ins for the frontier and trace not given."""
-    graph = problem.graph_arrays(tails=any(s.mapping.kind == "edges" for s in steps))
+    graph = problem.graph_arrays(tails=any(s.reads_tails for s in steps))
     frontier = problem.no_frontier() if frontier is None else frontier
     trace = _no_trace(problem.graph) if trace is None else trace
     return ((graph, frontier.arrays),
@@ -406,12 +406,14 @@ def run_once(problem, step, state, graph=None) -> None:
     """
     problem.run_fills()
     if graph is None:
-        graph = problem.graph_arrays(tails=step.mapping.kind == "edges")
+        graph = problem.graph_arrays(tails=step.reads_tails)
     frontier = problem.no_frontier()
     blocks = blocks_for(step.items(problem.n, graph[1].shape[0], problem.rows))
-    round_kernel(step.device, True, frontier.heavy, problem.rows == 1)[blocks, THREADS](
-        graph, frontier.arrays, state, problem.conv.device, problem.counters,
-        _no_trace(problem.graph), np.int64(problem.rows), np.int64(0))
+    # one driver call: numba's own launch types the nested state at every call (0.4-0.9 ms
+    # of host time on the H100 host for H-BF's state, docs/performance.md)
+    launch(round_kernel(step.device, True, frontier.heavy, problem.rows == 1), blocks, THREADS,
+           (graph, frontier.arrays, state, problem.conv.device, problem.counters,
+            _no_trace(problem.graph), np.int64(problem.rows), np.int64(0)))
     problem.tally.launch()
 
 

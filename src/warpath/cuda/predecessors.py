@@ -31,10 +31,10 @@ import numpy as np
 from numba import cuda
 
 from .atomics import claim
-from .distances import device_full
 from .enactor import enact, run_once
 from .mappings import frontier, thread_per_edge
 from .operators import QUEUE, advance
+from .recycled import recycled_rows
 
 
 @cuda.jit(device=True)
@@ -46,8 +46,10 @@ def _gather_reached(state, row, u, r):
 
 @cuda.jit(device=True)
 def _offer_tight_arc(state, row, u, du, v, w, e, r, conv):
-    """Okuyama 5.3 recording, arc-parallel: a tight arc u -> v offers u; the largest tail wins."""
-    if v != state[3] and du + w == state[0][v]:
+    """Okuyama 5.3 recording, arc-parallel: a tight arc u -> v offers u; the largest tail wins.
+    The offer is read first: a vertex with thousands of tight in-arcs (an R-MAT hub) takes
+    an atomic only from tails above the best so far, not one from each."""
+    if v != state[3] and du + w == state[0][v] and state[1][v] < u:
         cuda.atomic.max(state[1], v, u)
     return False
 
@@ -89,20 +91,23 @@ def record_predecessors(problem):
 
     graph, source = problem.graph, problem.source
     index = np.dtype(graph.indices.dtype)
-    recording = Problem(graph, source, distances=problem.distances, tally=problem.tally)
-    pred = device_full(graph.num_vertices, -1, index)
-    problem.tally.launch()
+    # the pass's fills (its flags, the predecessors) run in one launch before its kernel
+    recording = Problem(graph, source, distances=problem.distances, tally=problem.tally,
+                        deferred=True)
+    pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
+    strict = _strictly_increasing(graph, problem.dtype)
+    # -1 everywhere; for the search over tight arcs, the source claimed (no arc claims it)
+    recording.fill(pred, graph.num_vertices, -1, -1 if strict else source, source)
     state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
-    if _strictly_increasing(graph, problem.dtype):
+    if strict:
         if graph.num_edges:
             run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
                      state)
-        recording.release_scratch()
+        recording.release_scratch()   # runs the fills when no pass did
         return pred
-    pred[source:source + 1] = np.array([source], dtype=index)  # the source is never claimed
     queues = recording.frontier()
     enact(recording, [advance(frontier(), _gather_reached, _claim_tight_arc, QUEUE)], state,
           frontier=queues)
-    recording.release_scratch()
-    pred[source:source + 1] = np.array([-1], dtype=index)
+    recording.fill(pred, 0, 0, source, -1)   # the source has none: a fill, not a copy
+    recording.release_scratch()   # runs it
     return pred
