@@ -25,7 +25,8 @@ RUNS = ([(m, {"loop": loop}) for m in ("edge-bf", "edge-bf-flags", "harish", "lo
         + [("hbf", o) for o in ({}, {"dedup": False}, {"classify": False},
                                 {"coalesced_enqueue": False}, {"virtual_warps": False},
                                 {"virtual_warps": True},
-                                {"high_degree": 8}, {"trace": True})])
+                                {"high_degree": 8}, {"trace": True}, {"dense": True},
+                                {"dense": 0.001, "dedup": False, "high_degree": 8})])
 
 #: H-BF's near-far buckets (non-negative weights only): default width, a narrow one, a limit.
 NEAR_FAR_RUNS = [("hbf", o) for o in ({"near_far": True}, {"near_far": True, "delta": 3},
@@ -216,7 +217,7 @@ def main(argv):
     # A wider graph, for rounds of many chunks (every frontier is block-balanced here: see main).
     wide = gen.rmat(11, 16, seed=12)
     ref = csgraph.dijkstra(wide.to_scipy(), indices=0)
-    for options in ({}, {"high_degree": 64}, {"virtual_warps": True}):
+    for options in ({}, {"high_degree": 64}, {"virtual_warps": True}, {"dense": True}):
         r = warpath.sssp(wide, 0, method="hbf", device="cuda", **options)
         ok = np.allclose(r.distances, ref, rtol=1e-6)
         failures += not ok

@@ -23,10 +23,12 @@ ALL_ON = {}
 EACH_OFF = [{"dedup": False}, {"classify": False}, {"coalesced_enqueue": False},
             {"virtual_warps": False}, {"high_degree": 0}]
 OPTIONS = [ALL_ON, *EACH_OFF, {"high_degree": 2}, {"near_far": True, "delta": 7.0},
-           {"near_far": False}, {"virtual_warps": True}, {"virtual_warps": True, "high_degree": 2}]
+           {"near_far": False}, {"virtual_warps": True}, {"virtual_warps": True, "high_degree": 2},
+           {"dense": True}, {"dense": 0.001, "dedup": False, "high_degree": 2}]
 OPTION_IDS = ["all-on", "no-dedup", "no-classify", "no-coalesced", "no-virtual-warps",
-              "no-high-degree", "high-degree-2", "near-far", "no-near-far", "paper-virtual-warps",
-              "paper-virtual-warps-high-degree-2"]
+              "no-high-degree", "high-degree-2", "near-far", "no-near-far",
+              "paper-virtual-warps", "paper-virtual-warps-high-degree-2", "dense",
+              "dense-sweeps-no-dedup-high-degree-2"]
 NEAR_FAR_OPTIONS = [{}, {"dedup": False}, {"classify": False}, {"virtual_warps": False},
                     {"high_degree": 2}, {"delta": 1.0}, {"delta": 1e9}]
 
@@ -133,6 +135,28 @@ def test_dedup_enqueues_each_vertex_once_per_round():
     loose = warpath.sssp(g, 0, method="hbf", device="cuda", dedup=False, trace=True)
     assert sum(loose.stats["frontier_sizes"]) >= sum(sizes)
     np.testing.assert_array_equal(traced.distances, loose.distances)
+
+
+@pytest.mark.parametrize("weights", ["int", "float32"])
+def test_wide_frontiers_are_swept_arc_by_arc_with_the_same_answer(weights):
+    """``dense`` (32-bit distances): rounds whose frontier holds more than the share of the
+    vertices sweep every arc, relaxing those out of vertices the last round lowered;
+    negative weights too."""
+    if weights == "int":
+        g = gen.with_negative_weights(gen.random(300, 4000, seed=34), seed=35)
+    else:
+        g = gen.random(300, 4000, seed=34, weights="float")
+        g = warpath.Graph(g.indptr, g.indices, g.weights.astype(np.float32))
+    swept = warpath.sssp(g, 0, method="hbf", device="cuda", dense=0.02)
+    queued = warpath.sssp(g, 0, method="hbf", device="cuda", dense=False)
+    assert_matches_reference(g, 0, swept)
+    np.testing.assert_array_equal(swept.distances, queued.distances)
+    assert swept.stats["dense_rounds"] > 0 and queued.stats["dense_rounds"] == 0
+    near_far = warpath.sssp(gen.random(300, 4000, seed=34), 0, method="hbf", device="cuda",
+                            near_far=True, dense=0.02)
+    assert near_far.stats["dense_rounds"] == 0   # parked vertices carry older rounds: off
+    with pytest.raises(warpath.OptionError, match="dense must be"):
+        warpath.sssp(g, 0, method="hbf", device="cuda", dense=-1)
 
 
 def test_limit_matches_dijkstra_with_limit():

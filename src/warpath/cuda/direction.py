@@ -330,6 +330,11 @@ class Either(Operator):
         return max(self.mapping.items(num_vertices, num_edges, rows),
                    self.other.items(num_vertices, num_edges, rows))
 
+    @property
+    def reads_tails(self) -> bool:
+        """Whether either step maps over arcs."""
+        return self.mapping.kind == "edges" or self.other.reads_tails
+
 
 @functools.lru_cache(maxsize=None)
 def either(choose, first: Operator, second: Operator) -> Operator:

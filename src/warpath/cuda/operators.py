@@ -97,6 +97,11 @@ class Operator:
         """Threads one pass of this operator wants (see :meth:`Mapping.items`)."""
         return self.mapping.items(num_vertices, num_edges, rows)
 
+    @property
+    def reads_tails(self) -> bool:
+        """Whether the step maps over arcs and so reads the graph's tails array."""
+        return self.mapping.kind == "edges"
+
 
 @functools.lru_cache(maxsize=None)
 def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
