@@ -19,7 +19,8 @@ from warpath.cuda import mappings
 from warpath.cuda.atomics import relax_min
 from warpath.cuda.enactor import enact, run_once
 from warpath.cuda.flags import mark_changed
-from warpath.cuda.operators import NO_OUTPUT, QUEUE, advance, compute, filter_vertices
+from warpath.cuda.operators import (NO_OUTPUT, QUEUE, advance, compute, filter_vertices,
+                                    sweep)
 from warpath.cuda.problem import Problem
 
 
@@ -152,7 +153,7 @@ def test_compute_over_vertex_groups(per_thread):
     problem = Problem(graph, 0)
     step = compute(mappings.vertex_groups(per_thread), relax_own_arcs)
     stats, negative = enact(problem, [step], (problem.distances, problem.inf, problem.floor))
-    assert not negative and stats["relaxations"] > 0
+    assert not negative and stats["relaxations"] >= graph.out_degrees()[0]
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
 
 
@@ -181,6 +182,37 @@ def test_filter_builds_the_next_frontier():
     _, negative = enact(problem, steps, state, frontier=queues)
     assert not negative
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
+
+
+@pytest.mark.parametrize("loop", ["fast", "paper"])
+@pytest.mark.parametrize("graph", _graphs() + [gen.ring(7, seed=13), gen.rmat(6, 3, seed=14)],
+                         ids=["random", "grid", "power-law", "negative", "undirected-float",
+                              "ring", "rmat"])
+def test_sweep_matches_scipy(graph, loop):
+    """The arc sweep (four arcs a thread at once) relaxes every arc of a reached tail, arc
+    counts that are no multiple of four included."""
+    problem = Problem(graph, [0])
+    state = (problem.distances, problem.inf, problem.floor)
+    stats, negative = enact(problem, [sweep(reached, relax)], state, loop=loop)
+    assert not negative and stats["relaxations"] >= graph.out_degrees()[0]
+    np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
+
+
+def test_sweep_fills_the_next_frontier():
+    """With ``output=QUEUE`` a sweep's kept heads are the next round's queue: after one
+    round from the source, every vertex it reached (the sweep may chain further within
+    the round), and at least the source's heads."""
+    graph = gen.random(50, 300, seed=15)
+    problem = Problem(graph, 0)
+    queues = problem.frontier(capacity=problem.m + 1, repeats=True)
+    enact(problem, [sweep(reached, relax, QUEUE)], (problem.distances, problem.inf,
+                                                    problem.floor),
+          frontier=queues, max_rounds=1)
+    size = int(queues.light.counts.copy_to_host()[1])
+    queued = queues.light.queues.copy_to_host()[1, :size]
+    heads = set(graph.indices[graph.indptr[0]:graph.indptr[1]].tolist()) - {0}
+    reached_now = set(np.flatnonzero(np.isfinite(_distances(problem)[0])).tolist()) - {0}
+    assert set(queued.tolist()) == reached_now and heads <= reached_now
 
 
 def test_run_once_is_one_launch_and_no_read_back():
@@ -262,6 +294,15 @@ def count_into_first(state, row, v, r, conv):
 def count_into_second(state, row, v, r, conv):
     cuda.atomic.add(state, 1, v)
     return False
+
+
+@pytest.mark.gpu
+def test_sweep_on_many_blocks():
+    graph = gen.rmat(12, 8, seed=16)   # 32K arcs and then some: many groups of four a thread
+    problem = Problem(graph, [0])
+    state = (problem.distances, problem.inf, problem.floor)
+    enact(problem, [sweep(reached, relax)], state)
+    np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
 
 
 def test_together_runs_both_steps_in_one():

@@ -219,6 +219,72 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     return Operator(op, mapping)
 
 
+#: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
+SWEEP_ARCS = 4
+
+
+@functools.lru_cache(maxsize=None)
+def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
+          aggregated: bool = True) -> Operator:
+    """:func:`advance` over every arc of a one-row problem (``thread_per_edge``), each thread
+    taking :data:`SWEEP_ARCS` arcs ``stride`` apart at once: their tails, then their tails'
+    ``gather`` (which must only read), are loaded before any ``visit``, so a thread waits
+    for one chain of loads per group of arcs instead of one per arc.  A sweep in which most
+    tails are inactive (a wide round's frontier is still a minority of the vertices) is
+    then bound by the arcs' bytes rather than by each load's latency.
+
+    Examples
+    --------
+    >>> import numpy as np, warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> from warpath.cuda.enactor import run_once
+    >>> problem = Problem(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [3, 4, 1]), 0)
+    >>> run_once(problem, sweep(_demo_gather, _demo_visit), (problem.distances[0], problem.inf))
+    >>> problem.distances.copy_to_host().tolist()
+    [[0, 3, 4]]
+    """
+    push = pusher(aggregated)
+    queued = output == QUEUE
+
+    @cuda.jit(device=True)
+    def visit_arc(graph, frontier, state, conv, r, e, u, du):
+        v = graph[1][e]
+        keep = visit(state, 0, u, du, v, graph[2][e], e, r, conv)
+        if queued:
+            push(graph, frontier, v, keep, r, heavy_out, conv)
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        tails = graph[3]
+        m = tails.shape[0]
+        for e0 in range(thread, m, SWEEP_ARCS * stride):
+            e1, e2, e3 = e0 + stride, e0 + 2 * stride, e0 + 3 * stride
+            u0 = tails[e0]
+            u1 = tails[e1] if e1 < m else u0
+            u2 = tails[e2] if e2 < m else u0
+            u3 = tails[e3] if e3 < m else u0
+            a0, d0 = gather(state, 0, u0, r)
+            a1, d1 = gather(state, 0, u1, r)
+            a2, d2 = gather(state, 0, u2, r)
+            a3, d3 = gather(state, 0, u3, r)
+            if a0:
+                visit_arc(graph, frontier, state, conv, r, e0, u0, d0)
+                count += 1
+            if a1 and e1 < m:
+                visit_arc(graph, frontier, state, conv, r, e1, u1, d1)
+                count += 1
+            if a2 and e2 < m:
+                visit_arc(graph, frontier, state, conv, r, e2, u2, d2)
+                count += 1
+            if a3 and e3 < m:
+                visit_arc(graph, frontier, state, conv, r, e3, u3, d3)
+                count += 1
+        return count
+
+    return Operator(op, Mapping("edges"))
+
+
 def _balanced_frontier(mapping, unbalanced, heavies, gather, visit, push, queued: bool,
                        heavy_out: int):
     """The frontier advance with arcs dealt evenly over each block (``mapping.balanced``).

@@ -152,7 +152,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     from ..cuda.direction import either
     from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
     from ..cuda.mappings import frontier, thread_per_edge
-    from ..cuda.operators import QUEUE, advance, filter_items, filter_vertices
+    from ..cuda.operators import QUEUE, advance, filter_items, filter_vertices, sweep
     from ..cuda.packing import codec
 
     packed = packing is not None
@@ -325,8 +325,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     mapping = frontier(lanes, heavy_degree=heavy, balanced=balanced, value_type=value_type)
     queued = advance(mapping, gather, relax, QUEUE, heavy, aggregated)
     if dense > 0:
-        queued = either(wide_round, queued, advance(thread_per_edge(), lowered_last_round,
-                                                     relax, QUEUE, heavy, aggregated))
+        queued = either(wide_round, queued, sweep(lowered_last_round, relax, QUEUE, heavy,
+                                                  aggregated))
     round_step = [queued]
     if near_far:
         round_step.insert(0, filter_items(far_pile, promote, QUEUE, heavy))
