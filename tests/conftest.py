@@ -9,6 +9,7 @@ skipped under the simulator.
 import gc
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -16,6 +17,15 @@ if shutil.which("nvidia-smi") is None:
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+if SIMULATED:
+    # The simulator runs a block's threads as Python threads that take one lock around
+    # every device-function call.  With CPython's default switch interval (5 ms) a thread
+    # waiting for that lock may wait for the GIL that long at each handoff: a BFS test on
+    # a SNAP graph ran 34 s, 12 s with 0.2 ms (the CI box, 2 cores), and a run of the
+    # whole suite once sat over 35 minutes in one such test.  (The finer interleaving also
+    # exposed a race in the simulator's shared arrays, which warpath.cuda.runtime fixes.)
+    sys.setswitchinterval(2e-4)
 
 # networkx finds the warpath backend through its entry point, which only an installed checkout
 # has; register it here too so that backend="warpath" works in any test (the README's included).

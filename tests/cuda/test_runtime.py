@@ -1,6 +1,9 @@
-"""Launch shapes and cooperative grid sizes."""
+"""Launch shapes and cooperative grid sizes, and the simulator's shared memory."""
+
+import threading
 
 import numpy as np
+import pytest
 from numba import cuda, typeof
 
 from warpath.cuda import runtime
@@ -44,8 +47,6 @@ def test_cooperative_blocks_fit_the_device_and_the_work():
 
 
 def test_read_small_refuses_another_size():
-    import pytest
-
     with pytest.raises(ValueError, match="cannot read 3 x int64 into 2 x int64"):
         runtime.read_small(cuda.to_device(np.arange(3)), np.zeros(2, np.int64))
 
@@ -87,3 +88,32 @@ def test_pinned_buffers_of_other_purposes_are_apart():
     plain[:] = 1
     other[:] = 2
     assert plain.tolist() == [1, 1]
+
+
+@pytest.mark.skipif(not runtime.SIMULATOR, reason="the simulator's stand-in for shared memory")
+def test_simulated_threads_whose_first_calls_interleave_share_one_shared_array():
+    """Both threads look the line up before either stores its array (numba's own method then
+    gave each thread an array of its own): the look-up and the store are one step."""
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
+
+    both_looked = threading.Barrier(2, timeout=0.5)
+
+    class Allocations(dict):
+        def get(self, line):
+            found = super().get(line)
+            try:
+                both_looked.wait()  # times out while the first thread holds the lock
+            except threading.BrokenBarrierError:
+                pass
+            return found
+
+    shared = FakeCUDAShared(0)
+    shared._allocations = Allocations()
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(shared.array(4, np.int64)))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert got[0] is got[1]

@@ -30,6 +30,59 @@ warnings.filterwarnings("ignore", message=r".*will likely result in GPU under-ut
 #: True under numba's CUDA simulator.
 SIMULATOR = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
 
+
+def _one_shared_array_per_call_site() -> None:
+    """Under the simulator, give every thread of a block the same ``cuda.shared.array``.
+
+    numba's simulator (``FakeCUDAShared.array``, numba-cuda 0.30) keys a launch's
+    shared arrays by the calling line: a thread looks the line up and, finding
+    nothing, makes an array and stores it, with no lock.  Two threads whose first
+    calls interleave between the look-up and the store each get an array of their
+    own (``np.empty``: garbage) and never see the other's writes, which no GPU does:
+    the balanced advance then read arcs at indices such as 7 * 10**17 (now and then
+    with CPython's switch interval at 0.2 ms instead of 5).  Here the look-up and the
+    store are one step under a lock, and the line is read from the caller's frame
+    rather than from a formatted traceback of the whole stack.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @cuda.jit
+    ... def rotate(out):
+    ...     shared = cuda.shared.array(32, np.int64)
+    ...     shared[cuda.threadIdx.x] = cuda.threadIdx.x
+    ...     cuda.syncthreads()
+    ...     out[cuda.threadIdx.x] = shared[(cuda.threadIdx.x + 1) % 32]
+    >>> out = cuda.device_array(32, np.int64)
+    >>> rotate[1, 32](out); out.copy_to_host()[:4].tolist()
+    [1, 2, 3, 4]
+    """
+    import sys
+
+    from numba.cuda.simulator import kernelapi
+
+    unsafe = kernelapi.FakeCUDAShared.array
+    lock = threading.Lock()
+
+    def array(self, shape, dtype, alignment=None):
+        if alignment is not None or shape == 0:  # a refusal, or the one dynamic buffer
+            return unsafe(self, shape, dtype, alignment)
+        caller = sys._getframe(1)
+        line = (caller.f_code.co_filename, caller.f_lineno)
+        with lock:
+            made = self._allocations.get(line)
+            if made is None:
+                if isinstance(dtype, kernelapi.types.Type):
+                    dtype = kernelapi.numpy_support.as_dtype(dtype)
+                made = self._allocations[line] = np.empty(shape, dtype)
+        return made
+
+    kernelapi.FakeCUDAShared.array = array
+
+
+if SIMULATOR:
+    _one_shared_array_per_call_site()
+
 #: Threads per block: 256 on a GPU (8 warps: enough to hide latency, small
 #: enough for several resident blocks per SM); 32 under the simulator, where
 #: every thread is a Python thread.
