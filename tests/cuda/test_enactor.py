@@ -280,3 +280,27 @@ def test_a_register_cap_holds_on_the_gpu():
         + (np.int64(3), tuple(jobs))
     compiled = capped.kernel.compile(tuple(typeof(a) for a in args))
     assert 0 < compiled.regs_per_thread <= 32
+
+
+def test_an_outcome_settled_on_another_thread_waits_for_the_whole_context(monkeypatch):
+    """A result handed to another thread is read there: its outcome then waits for the
+    context's work, not for that thread's own default stream."""
+    import threading
+
+    import warpath.cuda.enactor as enactor
+
+    waits = []
+    real = enactor.finish_read
+    monkeypatch.setattr(enactor, "finish_read",
+                        lambda any_thread=False: (waits.append(any_thread), real(any_thread))[1])
+    control = Control()
+    control.counters.copy_to_device(np.array([3, 6, 0], dtype=np.int64))
+    here = PendingOutcome(control, RunTally(), 10)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(here.wait()))
+    reader.start()
+    reader.join()
+    assert got == [({"iterations": 3, "relaxations": 6}, False)] and waits == [True]
+    control.counters.copy_to_device(np.array([4, 8, 0], dtype=np.int64))
+    there = PendingOutcome(control, RunTally(), 10)   # this thread's next read: its own
+    assert there.wait()[0] == {"iterations": 4, "relaxations": 8} and waits == [True, False]
