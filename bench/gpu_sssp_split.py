@@ -1,0 +1,186 @@
+"""Where a warm GPU SSSP query's time goes: the whole call, the host's share, each kernel.
+
+    python bench/gpu_sssp_split.py                                  # issue 11's graphs
+    python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf hbf:dense=0.02 edge-bf
+    python bench/gpu_sssp_split.py --src /path/to/old/src ...       # another tree, same run
+    python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
+
+Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
+numbers): one untimed call, then ``--queries`` warm calls from each of three sources
+(the vertex of most arcs and two random ones with arcs).  Printed, as medians: the whole
+call (CUDA events around it), the host's time in the call (``perf_counter``), the sum
+and the largest of the kernels launched through :func:`warpath.cuda.launch.launch`
+(events around each: the persistent kernel, the fills, the passes after the rounds),
+how many of the call's launches those were, rounds, relaxations and ``dense_rounds``.
+``--check`` compares the first answer with scipy's ``dijkstra``.  Under the CUDA
+simulator every time is ``perf_counter`` and the kernels are not timed.
+
+The split told where hbf's time went in issue 11's eighteenth session
+(``docs/performance.md``): 1.5-2.7 ms a query in numba's typing of the recording pass's
+launch, before the kernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+GRAPHS = {
+    "rmat-21-10": lambda gen: gen.rmat(21, 10, seed=1),
+    "flickr-like": lambda gen: gen.power_law(820_000, 12, 100_000, seed=1),
+    "random-2m-32m": lambda gen: gen.random(2_000_000, 32_000_000, seed=1),
+    "cal-grid": lambda gen: gen.grid(1378, 1378, seed=1),
+}
+TINY = {name: (lambda gen: gen.rmat(7, 8, seed=1)) for name in GRAPHS}
+
+
+def method_spec(spec: str) -> tuple:
+    """``(method, options)`` of ``"hbf:dense=0.02,classify=False"``.
+
+    Examples
+    --------
+    >>> method_spec("hbf:dense=0.02,classify=False")
+    ('hbf', {'dense': 0.02, 'classify': False})
+    >>> method_spec("edge-bf")
+    ('edge-bf', {})
+    """
+    name, _, text = spec.partition(":")
+    options = {}
+    for item in filter(None, text.split(",")):
+        key, value = item.split("=")
+        options[key] = value == "True" if value in ("True", "False") else float(value)
+    return name, options
+
+
+def sources_for(graph) -> list:
+    """The vertex of most arcs, then two random vertices with arcs."""
+    degrees = graph.out_degrees()
+    with_arcs = np.flatnonzero(degrees > 0)
+    return [int(np.argmax(degrees))] + np.random.default_rng(3).choice(with_arcs, 2).tolist()
+
+
+class KernelClock:
+    """CUDA events around every launch made through ``warpath.cuda.launch.launch`` (by any
+    warpath module that imported it), kept for the current query; nothing under the
+    simulator, whose events carry no time."""
+
+    def __init__(self, simulated: bool):
+        self.spans = []
+        if simulated:
+            return
+        from numba import cuda
+
+        import warpath.cuda.launch as launching
+
+        original = launching.launch
+
+        def timed(kernel, griddim, blockdim, args, *rest, **options):
+            before, after = cuda.event(timing=True), cuda.event(timing=True)
+            before.record()
+            original(kernel, griddim, blockdim, args, *rest, **options)
+            after.record()
+            self.spans.append((before, after))
+
+        for name, module in list(sys.modules.items()):
+            if name.startswith("warpath") and getattr(module, "launch", None) is original:
+                module.launch = timed
+
+    def kernel_ms(self) -> list:
+        from numba import cuda
+
+        return [cuda.event_elapsed_time(a, b) for a, b in self.spans]
+
+
+def time_query(run, simulated: bool) -> tuple:
+    """``(whole ms, host ms, result)`` of ``run()``: CUDA events around it on a GPU."""
+    if simulated:
+        start = time.perf_counter()
+        result = run()
+        host = (time.perf_counter() - start) * 1e3
+        return host, host, result
+    from numba import cuda
+
+    first, last = cuda.event(timing=True), cuda.event(timing=True)
+    first.record()
+    start = time.perf_counter()
+    result = run()
+    host = (time.perf_counter() - start) * 1e3
+    last.record()
+    last.synchronize()
+    return cuda.event_elapsed_time(first, last), host, result
+
+
+def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: bool,
+            clock: KernelClock, simulated: bool) -> dict:
+    """The medians of ``queries`` warm calls from each source (see the module notes)."""
+    method, options = method_spec(spec)
+    sources = sources_for(graph)
+
+    def run(source):
+        return warpath.sssp(graph, source, method=method, device="cuda",
+                            predecessors=predecessors, **options)
+
+    first = run(sources[0])
+    checked = None
+    if check:
+        import scipy.sparse.csgraph as csgraph
+
+        checked = bool(np.array_equal(first.distances,
+                                      csgraph.dijkstra(graph.to_scipy(), indices=sources[0])))
+    rows = []
+    for source in sources:
+        for _ in range(queries):
+            clock.spans.clear()
+            whole, host, result = time_query(lambda: run(source), simulated)
+            kernels = [] if simulated else clock.kernel_ms()
+            stats = result.stats
+            rows.append((whole, host, sum(kernels), max(kernels, default=0.0), len(kernels),
+                         stats["launches"], stats["iterations"], stats["relaxations"],
+                         stats.get("dense_rounds", 0)))
+    keys = ("whole_ms", "host_ms", "kernels_ms", "largest_kernel_ms", "timed_launches",
+            "launches", "rounds", "relaxations", "dense_rounds")
+    record = {key: statistics.median(row[i] for row in rows) for i, key in enumerate(keys)}
+    return {"method": spec, "check": checked, **record}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
+    parser.add_argument("--methods", nargs="+", default=["hbf", "edge-bf", "harish"])
+    parser.add_argument("--queries", type=int, default=3)
+    parser.add_argument("--no-predecessors", action="store_true")
+    parser.add_argument("--check", action="store_true", help="compare with scipy's dijkstra")
+    parser.add_argument("--src", help="import warpath from this source tree")
+    parser.add_argument("--tiny", action="store_true", help="small graphs (simulator smoke run)")
+    args = parser.parse_args(argv)
+    if args.src:
+        sys.path.insert(0, os.path.abspath(args.src))
+    import warpath
+    from warpath import generators
+
+    simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+    clock = KernelClock(simulated)
+    makers = TINY if args.tiny else GRAPHS
+    for name in args.graphs:
+        graph = makers[name](generators)
+        print(f"== {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs "
+              f"({warpath.__file__})", flush=True)
+        for spec in args.methods:
+            r = measure(warpath, graph, spec, args.queries, not args.no_predecessors,
+                        args.check, clock, simulated)
+            check = "" if r["check"] is None else ("  ok" if r["check"] else "  WRONG")
+            print(f"  {spec:24s} whole {r['whole_ms']:8.3f} ms  host {r['host_ms']:8.3f}  "
+                  f"kernels {r['kernels_ms']:8.3f} (largest {r['largest_kernel_ms']:.3f}, "
+                  f"{r['timed_launches']:.0f} of {r['launches']:.0f} launches)  rounds "
+                  f"{r['rounds']:.0f}  relaxations {r['relaxations']:.3g}  dense rounds "
+                  f"{r['dense_rounds']:.0f}{check}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""bench/gpu_sssp_split.py: the per-query split runs (here under the simulator) and checks."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def split():
+    spec = importlib.util.spec_from_file_location("gpu_sssp_split",
+                                                  ROOT / "bench" / "gpu_sssp_split.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_method_specs_carry_their_options(split):
+    assert split.method_spec("hbf:dense=0.02,classify=False") == (
+        "hbf", {"dense": 0.02, "classify": False})
+
+
+def test_a_tiny_run_prints_every_method_checked(split, capsys):
+    assert split.main(["--tiny", "--graphs", "rmat-21-10", "--queries", "1", "--check",
+                       "--methods", "hbf", "hbf:dense=0.02", "edge-bf"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "whole" in line]
+    assert len(lines) == 3 and all(line.endswith("ok") for line in lines)
+    assert "dense rounds 0" not in lines[1]   # the sweeping rounds happened
