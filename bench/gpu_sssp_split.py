@@ -44,8 +44,8 @@ def method_spec(spec: str) -> tuple:
 
     Examples
     --------
-    >>> method_spec("hbf:dense=0.02,classify=False")
-    ('hbf', {'dense': 0.02, 'classify': False})
+    >>> method_spec("hbf:dense=0.02,classify=False,high_degree=64,virtual_warps=block")
+    ('hbf', {'dense': 0.02, 'classify': False, 'high_degree': 64, 'virtual_warps': 'block'})
     >>> method_spec("edge-bf")
     ('edge-bf', {})
     """
@@ -53,8 +53,20 @@ def method_spec(spec: str) -> tuple:
     options = {}
     for item in filter(None, text.split(",")):
         key, value = item.split("=")
-        options[key] = value == "True" if value in ("True", "False") else float(value)
+        options[key] = _option_value(value)
     return name, options
+
+
+def _option_value(text: str):
+    """``True``/``False``, an int, a float, else the text itself."""
+    if text in ("True", "False"):
+        return text == "True"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def sources_for(graph) -> list:

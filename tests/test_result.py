@@ -143,3 +143,18 @@ def test_bfs_result_reads_device_arrays_lazily():
     assert Device.reads == 0
     assert r.levels.tolist() == [0, 1, -1] and r.parents.tolist() == [-1, 0, -1]
     assert r.reached == 2 and Device.reads == 2
+
+
+def test_a_bfs_result_pickles_complete():
+    """A result whose stats wait for the GPU is completed before it is pickled; its lock is
+    not pickled but made again."""
+    import pickle
+
+    r = BFSResult(0, np.array([0, 1, -1]), np.array([-1, 0, -1]))
+    r.stats_later(lambda: {"iterations": 2})
+    r.amend_stats(lambda stats: stats.update(method="queue"))
+    back = pickle.loads(pickle.dumps(r))
+    assert not r.stats_pending and back.stats == {"iterations": 2, "method": "queue"}
+    assert back.levels.tolist() == [0, 1, -1] and back.path(1).tolist() == [0, 1]
+    back.amend_stats(lambda stats: stats.update(seconds=1.0))
+    assert back.stats["seconds"] == 1.0

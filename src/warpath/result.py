@@ -19,6 +19,8 @@ Examples
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .errors import MissingPredecessorsError, SourceError
@@ -317,6 +319,7 @@ class BFSResult:
         self._stats = dict(stats or {})
         self._outcome = None   # what completes the stats, while pending
         self._amendments = []   # changes to the stats made while pending, in order
+        self._settling = threading.Lock()   # two threads may read a pending result at once
 
     @property
     def stats(self) -> dict:
@@ -357,11 +360,24 @@ class BFSResult:
             self._amendments.append(change)
 
     def _settle(self) -> None:
-        stats = {**self._stats, **self._outcome()}   # if it raises, the next read tries again
-        self._outcome = None
-        for change in self._amendments:
-            change(stats)
-        self._stats, self._amendments = stats, []
+        with self._settling:
+            if self._outcome is None:   # another thread settled it meanwhile
+                return
+            stats = {**self._stats, **self._outcome()}   # if it raises, the next read tries
+            self._outcome = None
+            for change in self._amendments:
+                change(stats)
+            self._stats, self._amendments = stats, []
+
+    def __getstate__(self) -> dict:
+        """A pickled result is a complete one (its pending outcome waited for)."""
+        if self._outcome is not None:
+            self._settle()
+        return {key: value for key, value in self.__dict__.items() if key != "_settling"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._settling = threading.Lock()
 
     @property
     def levels(self) -> np.ndarray:

@@ -94,13 +94,15 @@ def test_a_failed_wait_frees_the_threads_buffer(monkeypatch):
     control = Control()
     failing = PendingOutcome(control, RunTally(), 10)
 
-    def broken(any_thread=False):
+    def broken(context=None):
         raise RuntimeError("waiting for a read back failed: CUDA_ERROR_LAUNCH_FAILED")
 
     monkeypatch.setattr(enactor, "finish_read", broken)
     with pytest.raises(RuntimeError, match="LAUNCH_FAILED"):
         failing.wait()
     monkeypatch.undo()
+    with pytest.raises(RuntimeError, match="LAUNCH_FAILED"):   # kept: every wait raises it
+        failing.wait()
     control.counters.copy_to_device(np.array([4, 8, 0], dtype=np.int64))
     assert PendingOutcome(control, RunTally(), 10).wait()[0] == {"iterations": 4,
                                                                  "relaxations": 8}
@@ -292,15 +294,33 @@ def test_an_outcome_settled_on_another_thread_waits_for_the_whole_context(monkey
     waits = []
     real = enactor.finish_read
     monkeypatch.setattr(enactor, "finish_read",
-                        lambda any_thread=False: (waits.append(any_thread), real(any_thread))[1])
+                        lambda context=None: (waits.append(context), real())[1])
     control = Control()
+    control.context = context = object()   # the simulator has none: a stand-in
     control.counters.copy_to_device(np.array([3, 6, 0], dtype=np.int64))
     here = PendingOutcome(control, RunTally(), 10)
     got = []
     reader = threading.Thread(target=lambda: got.append(here.wait()))
     reader.start()
     reader.join()
-    assert got == [({"iterations": 3, "relaxations": 6}, False)] and waits == [True]
+    assert got == [({"iterations": 3, "relaxations": 6}, False)] and waits == [context]
     control.counters.copy_to_device(np.array([4, 8, 0], dtype=np.int64))
     there = PendingOutcome(control, RunTally(), 10)   # this thread's next read: its own
-    assert there.wait()[0] == {"iterations": 4, "relaxations": 8} and waits == [True, False]
+    assert there.wait()[0] == {"iterations": 4, "relaxations": 8} and waits == [context, None]
+
+
+def test_an_earlier_outcomes_failure_stays_with_it(monkeypatch):
+    """The thread's next read settles a pending outcome first; if that wait fails, the
+    error is the earlier query's: the new read goes on, the earlier outcome raises it."""
+    import warpath.cuda.enactor as enactor
+
+    control = Control()
+    earlier = PendingOutcome(control, RunTally(), 10)
+    monkeypatch.setattr(enactor, "finish_read", lambda context=None: (_ for _ in ()).throw(
+        RuntimeError("CUDA_ERROR_LAUNCH_FAILED")))
+    control.counters.copy_to_device(np.array([5, 9, 0], dtype=np.int64))
+    later = PendingOutcome(control, RunTally(), 10)   # settles earlier: no raise here
+    monkeypatch.undo()
+    assert later.wait()[0] == {"iterations": 5, "relaxations": 9}
+    with pytest.raises(RuntimeError, match="LAUNCH_FAILED"):
+        earlier.wait()

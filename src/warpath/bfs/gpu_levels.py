@@ -27,6 +27,10 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import threading
+import weakref
+
 import numpy as np
 from numba import cuda
 
@@ -130,7 +134,7 @@ class LevelRun:
         # current one costs ~5 us of host time a query)
         self._context = None if SIMULATOR else cuda.current_context()
         self._kept = {}
-        self._pool_key = None
+        self._pool_key = self._thread = None   # the pool's key and thread, when pooled
         self._staged_rows = None   # the next query's rows, made while the last one ran
 
     def _new_rows(self) -> tuple:
@@ -148,7 +152,7 @@ class LevelRun:
         key = ("level run", key, bool(predecessors), heavy_degree)
         run = scratch_pool(dgraph).take(key, lambda: cls(dgraph, predecessors=predecessors,
                                                          heavy_degree=heavy_degree))
-        run._pool_key = key
+        run._pool_key, run._thread = key, threading.get_ident()
         return run
 
     def kept(self, name, make):
@@ -223,23 +227,38 @@ class LevelRun:
         result = BFSResult(problem.source, self.levels, self.parents if self.record else None)
         self.levels = self.parents = None   # the result's now
         if self._pool_key is not None:   # a run kept for the next query: its rows, now
-            self._staged_rows = self._new_rows()   # (while this query's kernel runs)
+            self._stage_rows()   # (while this query's kernel runs)
         self.release()
         if isinstance(stats, PendingOutcome):
-            result.stats_later(lambda: tally.as_stats({**self._waited(stats), **extra}))
+            result.stats_later(functools.partial(_pending_stats, stats, tally, extra,
+                                                 self._dropper()))
         else:
             result.stats = tally.as_stats({**stats, **extra})
         return result
 
-    def _waited(self, pending: PendingOutcome) -> dict:
-        """The stats of a query's ``pending`` outcome; a wait that fails drops this run
-        from its pool (see :meth:`reused`: a query that raises drops its run)."""
+    def _stage_rows(self) -> None:
+        """Make the next query's rows now; a failure (no memory left) leaves that to the
+        next query rather than failing this one."""
         try:
-            return pending.wait()[0]
-        except BaseException:
-            if self._pool_key is not None:
-                scratch_pool(self.problem.graph).discard(self._pool_key, self)
-            raise
+            self._staged_rows = self._new_rows()
+        except Exception:   # noqa: BLE001 - the next query makes them, or raises itself
+            self._staged_rows = None
+
+    def _dropper(self):
+        """What drops this run from its pool when its query's wait fails (see
+        :meth:`reused`: a query that raises drops its run), holding the run weakly: a
+        result not read yet does not keep the run (and its arrays) alive."""
+        if self._pool_key is None:
+            return _nothing
+        pool, key, thread = scratch_pool(self.problem.graph), self._pool_key, self._thread
+        run = weakref.ref(self)
+
+        def drop():
+            item = run()
+            if item is not None:
+                pool.discard(key, item, thread)
+
+        return drop
 
     def release(self) -> None:
         """The run's queries are over: it goes back to its pool (:meth:`reused`), or gives
@@ -261,6 +280,20 @@ class LevelRun:
         else:
             problem.run_fills()   # none, unless a query ran no round
             scratch_pool(problem.graph).give(self._pool_key, self)
+
+
+def _pending_stats(pending: PendingOutcome, tally, extra: dict, drop) -> dict:
+    """A query's stats once its ``pending`` outcome is in; ``drop()`` when the wait fails."""
+    try:
+        stats = pending.wait()[0]
+    except BaseException:
+        drop()
+        raise
+    return tally.as_stats({**stats, **extra})
+
+
+def _nothing() -> None:
+    """A run made for one query has no pool to leave."""
 
 
 def _no_levels(dgraph, index):

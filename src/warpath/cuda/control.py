@@ -31,7 +31,7 @@ from numba import cuda
 
 from .counters import COUNTER_SLOTS
 from .flags import FLAG_SLOTS, ConvergenceFlags
-from .runtime import pinned_buffer, read_small, start_read
+from .runtime import SIMULATOR, pinned_buffer, read_small, start_read
 
 #: Slots of the block: the flags, then the counters.
 SLOTS = FLAG_SLOTS + COUNTER_SLOTS
@@ -56,6 +56,8 @@ class Control:
         self.block = cuda.to_device(np.zeros(SLOTS, dtype=np.int64))
         self.conv = ConvergenceFlags(self.block[:FLAG_SLOTS])
         self.counters = self.block[FLAG_SLOTS:]
+        # the GPU context the block lives in, for a read waited for on another thread
+        self.context = None if SIMULATOR else cuda.current_context()
 
     def read(self):
         """``(flags, counters)`` on the host, in one copy (one host synchronisation).
@@ -73,7 +75,8 @@ class Control:
         The host thread has one such buffer.  ``owner`` (e.g. a
         :class:`~warpath.cuda.enactor.PendingOutcome`) takes its values out in its
         ``settle()`` and then calls :func:`read_done`; a read queued while another
-        owner's is pending calls that owner's ``settle()`` first.
+        owner's is pending calls that owner's ``settle()`` first (an error there stays
+        with that owner, for its own read to raise: this read is another query's).
 
         Examples
         --------
@@ -90,7 +93,10 @@ class Control:
         """
         earlier = getattr(_pending, "owner", None)
         if earlier is not None and earlier is not owner:
-            earlier.settle()   # its values leave the buffer before the next copy lands
+            try:
+                earlier.settle()   # its values leave the buffer before the next copy lands
+            except Exception:   # noqa: BLE001 - kept by that owner, raised by its own read
+                pass
         host = pinned_buffer(SLOTS, np.int64, "pending")
         start_read(self.block, host)
         _pending.owner = owner

@@ -538,8 +538,9 @@ class PendingOutcome:
     (:meth:`~warpath.cuda.control.Control.read_later`); an outcome made while another
     of the thread's is pending settles that one first, so each gets its own values.
     Waiting on the thread that launched the kernel synchronises numba's default stream;
-    on another thread (a result handed over), the whole context.  Wait with the
-    launching device current.
+    on another thread (a result handed over), the whole context, made current there for
+    the wait.  Waits are serialised: a reader on another thread and the launching
+    thread's next read take turns, and a wait that failed raises again on every wait.
 
     Examples
     --------
@@ -554,8 +555,9 @@ class PendingOutcome:
 
     def __init__(self, control, tally: RunTally, max_rounds: int, counted: str | None = None):
         self._tally, self._max_rounds, self._counted = tally, max_rounds, counted
-        self._result = None
-        self._thread = threading.get_ident()
+        self._result = self._error = None
+        self._lock = threading.Lock()   # a reader on another thread, and this one's next read
+        self._thread, self._context = threading.get_ident(), control.context
         self._host = control.read_later(self)
 
     def settle(self) -> None:
@@ -569,20 +571,27 @@ class PendingOutcome:
         >>> pending.settle(); pending.settle(); pending.wait()[0]
         {'iterations': 0, 'relaxations': 0}
         """
-        if self._result is not None:
-            return
-        try:
-            finish_read(any_thread=threading.get_ident() != self._thread)
-            flags, counts = self._host[:FLAG_SLOTS], self._host[FLAG_SLOTS:]
-            stats = counter_stats(counts, self._counted)
-            rounds = stats["iterations"]
-            negative = bool(flags[NEGATIVE_CYCLE]) or (
-                rounds >= self._max_rounds and bool(flags[(rounds - 1) % 3]))
-            self._result = stats, negative
-        finally:
-            read_done(self)
-        self._host = None
-        self._tally.sync()
+        with self._lock:
+            if self._result is not None:
+                return
+            if self._error is not None:
+                raise self._error
+            try:
+                here = threading.get_ident() == self._thread
+                finish_read(None if here else self._context)
+                flags, counts = self._host[:FLAG_SLOTS], self._host[FLAG_SLOTS:]
+                stats = counter_stats(counts, self._counted)
+                rounds = stats["iterations"]
+                negative = bool(flags[NEGATIVE_CYCLE]) or (
+                    rounds >= self._max_rounds and bool(flags[(rounds - 1) % 3]))
+                self._result = stats, negative
+            except BaseException as error:
+                self._error = error   # every later wait raises it too
+                raise
+            finally:
+                read_done(self)
+            self._host = None
+            self._tally.sync()
 
     def wait(self) -> tuple:
         """``(stats, negative_cycle)`` as :func:`persistent_outcome` gives them."""

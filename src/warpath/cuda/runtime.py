@@ -42,7 +42,9 @@ def _one_shared_array_per_call_site() -> None:
     the balanced advance then read arcs at indices such as 7 * 10**17 (now and then
     with CPython's switch interval at 0.2 ms instead of 5).  Here the look-up and the
     store are one step under a lock, and the line is read from the caller's frame
-    rather than from a formatted traceback of the whole stack.
+    rather than from a formatted traceback of the whole stack.  Importing warpath under
+    the simulator applies it to every kernel the process simulates, its caller's own
+    included (they share the race); it can go once numba-cuda fixes it.
 
     Examples
     --------
@@ -235,11 +237,12 @@ def start_read(device, host: np.ndarray) -> None:
         raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
 
 
-def finish_read(any_thread: bool = False) -> None:
+def finish_read(context=None) -> None:
     """Wait for the reads :func:`start_read` queued (and all work queued before them) on
-    this thread's default stream; with ``any_thread``, for all the context's work (a read
-    another host thread queued: with per-thread default streams, that thread's stream is
-    not this one's).
+    this thread's default stream; with ``context`` (numba's context of a read that another
+    host thread queued), for all that context's work, the context made current on this
+    thread meanwhile (with per-thread default streams, that thread's stream is not this
+    one's, and this thread may have no context yet).
 
     Examples
     --------
@@ -251,8 +254,14 @@ def finish_read(any_thread: bool = False) -> None:
         return
     from cuda.bindings import driver
 
-    status, = driver.cuCtxSynchronize() if any_thread else \
-        driver.cuStreamSynchronize(default_stream())
+    if context is None:
+        status, = driver.cuStreamSynchronize(default_stream())
+    else:
+        context.push()
+        try:
+            status, = driver.cuCtxSynchronize()
+        finally:
+            context.pop()
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"waiting for a read back failed: {status.name}")
 

@@ -46,8 +46,10 @@ class ScratchPool:
     def take(self, key, make):
         """A free item of ``key`` for this thread, or ``make()`` when there is none (after
         emptying every pool, if the GPU's memory ran out: see :func:`retry_out_of_memory`)."""
-        stack = self._free.get((threading.get_ident(), key))
-        return stack.pop() if stack else retry_out_of_memory(make)
+        with self._lock:   # a discard from another thread may be filtering this stack
+            stack = self._free.get((threading.get_ident(), key))
+            item = stack.pop() if stack else None
+        return retry_out_of_memory(make) if item is None else item
 
     def give(self, key, item, thread: int | None = None, keep: int | None = None) -> None:
         """Return ``item``, taken with ``key`` by this thread (or by ``thread``, when a
@@ -63,9 +65,9 @@ class ScratchPool:
             if keep is None or len(stack) < keep:
                 stack.append(item)
 
-    def discard(self, key, item) -> None:
-        """Drop ``item`` from this thread's free items of ``key``, if it is there (one that
-        went back before its query failed).
+    def discard(self, key, item, thread: int | None = None) -> None:
+        """Drop ``item`` from this thread's (or ``thread``'s) free items of ``key``, if it
+        is there (one that went back before its query failed).
 
         Examples
         --------
@@ -74,8 +76,9 @@ class ScratchPool:
         >>> pool.take("run", lambda: "new")
         'new'
         """
+        slot = (threading.get_ident() if thread is None else thread, key)
         with self._lock:
-            stack = self._free.get((threading.get_ident(), key), [])
+            stack = self._free.get(slot, [])
             stack[:] = [kept for kept in stack if kept is not item]
 
     def clear(self) -> None:

@@ -141,8 +141,10 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     ``dense`` > 0 (packed words only, no near-far): rounds whose frontier holds more
     than that share of the vertices sweep every arc instead (see :func:`run`).  State:
     ``(d, info, classes, inf, floor, source, buckets, piles, pile_counts, far_stamp,
-    delta)``: ``d`` the distance row, ``info`` the packed words or the round stamps;
-    the rest serve ``near_far`` (see :func:`_working_arrays`).
+    delta, lowest, counters)``: ``d`` the distance row, ``info`` the packed words or the
+    round stamps; ``buckets`` to ``lowest`` serve ``near_far`` (see
+    :func:`_working_arrays`); ``counters`` the problem's, where the sweeping rounds are
+    counted.
     """
     global cuda
     from numba import cuda
@@ -473,7 +475,7 @@ def _dense_share(dense) -> float:
     Traceback (most recent call last):
     warpath.errors.OptionError: dense must be True, False or a share of the vertices in (0, 1], not 2
     """
-    if dense is True or dense is False:
+    if isinstance(dense, (bool, np.bool_)):
         return DENSE if dense else 0.0
     if isinstance(dense, (int, float, np.number)) and 0 < dense <= 1:
         return float(dense)
