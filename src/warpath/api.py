@@ -21,7 +21,7 @@ from .device import resolve_device
 from .errors import (ArgumentError, DeviceError, EmptyGraphError, GraphError, SourceError,
                      WarpathError)
 from .graph import Graph, vertex_index
-from .result import BFSMatrix, BFSResult
+from .result import BFSMatrix
 
 
 def as_graph(graph) -> Graph:
@@ -98,10 +98,8 @@ def _run(chosen, graph, sources, options, each: bool = False):
         result = BFSMatrix.stack(sources, [chosen.run(graph, int(s), **options) for s in sources])
     else:
         result = chosen.run(graph, sources, **options)
-    if isinstance(result, BFSResult):   # may still run on the GPU: seconds until first read
-        result.amend_stats(lambda stats: _common_stats(stats, chosen, start))
-    else:
-        _common_stats(result.stats, chosen, start)
+    # now, or (a GPU BFS still running) at the first read: its seconds run until then
+    result.amend_stats(lambda stats: _common_stats(stats, chosen, start))
     return result
 
 

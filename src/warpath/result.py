@@ -218,7 +218,23 @@ class _LazyArrays:
         return self._cache["predecessors"]
 
 
-class SSSPResult:
+class _RunStats:
+    """What every result offers for its ``stats``: changes made through one call."""
+
+    def amend_stats(self, change) -> None:
+        """Apply ``change(stats)`` (a :class:`BFSResult` whose stats wait for the GPU applies
+        it once they are in).
+
+        Examples
+        --------
+        >>> r = SSSPResult(0, np.zeros(1))
+        >>> r.amend_stats(lambda stats: stats.update(method="dijkstra")); r.stats
+        {'method': 'dijkstra'}
+        """
+        change(self.stats)
+
+
+class SSSPResult(_RunStats):
     """Shortest paths from one source.
 
     Attributes
@@ -284,7 +300,7 @@ class SSSPResult:
                 f"method={self.stats.get('method')} device={self.stats.get('device')}>")
 
 
-class BFSResult:
+class BFSResult(_RunStats):
     """Breadth-first search levels and parents from one source.
 
     A GPU method hands over its device arrays; they are copied to the host
@@ -418,7 +434,7 @@ class BFSResult:
         return f"<BFSResult source={self.source} reached={self.reached}/{self.levels.size}>"
 
 
-class _SourceRows:
+class _SourceRows(_RunStats):
     """Rows indexed by source vertex: the lookup shared by the matrix results."""
 
     def __init__(self, sources):
