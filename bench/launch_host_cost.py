@@ -118,7 +118,8 @@ def main(argv=None):
     query = (np.int64(max_rounds),) + ((jobs,) if jobs else ())   # as run() makes it
     args = rounds._head + (state,) + rounds._tail + query
     types, values = launching.prepare(args)
-    assert values is not None and rounds.prepare(state, query) == (types, values)
+    kept_types, kept_values = rounds.prepare(state, query)
+    assert values is not None and (kept_types, list(kept_values)) == (types, values)
 
     success = (driver.CUresult.CUDA_SUCCESS,)
     driver.cuLaunchCooperativeKernel = lambda *a: success   # stubs: nothing is launched

@@ -53,8 +53,8 @@ def test_read_later_fills_its_own_buffer_once_waited_for():
     control = Control()
     control.counters.copy_to_device(np.array([2, 9, 1], np.int64))
     owner = Owner()
-    host = control.read_later(owner)
-    finish_read()
+    host, done = control.read_later(owner)
+    finish_read(done=done)
     read_done(owner)
     assert host[FLAG_SLOTS:].tolist() == [2, 9, 1]
     flags, counters = control.read()   # the plain read has a buffer of its own

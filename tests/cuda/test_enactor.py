@@ -94,7 +94,7 @@ def test_a_failed_wait_frees_the_threads_buffer(monkeypatch):
     control = Control()
     failing = PendingOutcome(control, RunTally(), 10)
 
-    def broken(context=None):
+    def broken(context=None, done=None):
         raise RuntimeError("waiting for a read back failed: CUDA_ERROR_LAUNCH_FAILED")
 
     monkeypatch.setattr(enactor, "finish_read", broken)
@@ -149,9 +149,9 @@ def test_persistent_rounds_run_again_with_their_number_of_fills():
         rounds.run(state, [problem.take_fills()], RunTally(), 3)
 
 
-def test_a_runs_arguments_flatten_from_the_fixed_ones_kept(monkeypatch):
-    """The fixed head and tail, flattened once, joined with each query's state, round bound
-    and fill jobs, give what flattening the whole argument tuple gives; a state that does
+def test_a_runs_arguments_flatten_as_the_whole_argument_tuple_does(monkeypatch):
+    """The last run's parameters, rewritten where each query's state, round bound and fill
+    jobs changed, are what flattening the whole argument tuple gives; a state that does
     not flatten gives prepare()'s answer for the whole (numba launches it)."""
     import ctypes
 
@@ -186,8 +186,7 @@ def test_a_runs_arguments_flatten_from_the_fixed_ones_kept(monkeypatch):
         query = (np.int64(7), tuple(jobs))
         types, values = rounds.prepare(state, query)
         whole = head + (state,) + tail + query
-        assert (types, values) == flatten(whole) and len(values) > 60
-        assert rounds._fixed is not None
+        assert (types, values.tolist()) == flatten(whole) and len(values) > 60
     host = (np.zeros(3), problem.inf)
     assert rounds.prepare(host, query) == prepare(head + (host,) + tail + query)
     assert rounds.prepare(host, query)[1] is None
@@ -211,13 +210,15 @@ def test_a_run_keeps_the_last_runs_function_while_the_types_stay(monkeypatch):
     assert rounds._function_for(None, ()) is None   # under the simulator: numba launches
 
 
-def test_standing_fills_flatten_once_and_the_others_every_run(monkeypatch):
-    """Over 70 sources, a run's parameters equal flattening the whole argument tuple: the
-    standing fills' (kept from their first run) and the source's (new each run); only the
-    standing ones are kept."""
+def test_a_warm_run_rewrites_only_the_parameters_of_what_changed(monkeypatch):
+    """Over 70 sources, a run's parameters equal flattening the whole argument tuple, with
+    the types kept (one object) and only the new items flattened again: the round bound
+    and the fills that differ from the last run's (the source's, and the queue heads when
+    the source moves between the light and heavy queues), never the graph or the state."""
     import ctypes
 
     import warpath
+    from warpath.cuda import launch as launching
     from warpath.cuda.enactor import _fixed_arguments
     from warpath.cuda.launch import flatten
     from warpath.cuda.mappings import thread_per_edge
@@ -238,14 +239,23 @@ def test_standing_fills_flatten_once_and_the_others_every_run(monkeypatch):
     rounds = PersistentRounds(problem, steps, frontier=frontier, fills=6)
     head, tail, _ = _fixed_arguments(problem, steps, frontier, None)
     state = (problem.distances[0], problem.inf)
+    written, real_write = [], launching.ParameterBlock._write
+    monkeypatch.setattr(launching.ParameterBlock, "_write",
+                        lambda block, item, *place: written.append(item) or
+                        real_write(block, item, *place))
+    kept = None
     for source in range(70):
         problem.reset(source)
         problem.fill(problem.row, problem.n, problem.inf, source, 0)
         problem.restart_frontier(frontier, 8)
         query = (np.int64(source + 1), problem.take_fills())
-        assert rounds.prepare(state, query) == flatten(head + (state,) + tail + query)
-    assert set(rounds._flat_jobs) <= set(problem.standing_jobs)
-    assert len(rounds._flat_jobs) >= 4
+        types, values = rounds.prepare(state, query)
+        assert (types, values.tolist()) == flatten(head + (state,) + tail + query)
+        kept = types if kept is None else kept
+        assert types is kept
+    jobs = [item for item in written if isinstance(item, tuple)]
+    assert len(jobs) + 69 == len(written)   # fill jobs, and each warm run's round bound
+    assert all(len(job) == 5 for job in jobs) and len(jobs) <= 69 * 4   # of the 6 fills a run
 
 
 def _ring_rounds(max_registers):
@@ -284,19 +294,27 @@ def test_a_register_cap_holds_on_the_gpu():
     assert 0 < compiled.regs_per_thread <= 32
 
 
-def test_an_outcome_settled_on_another_thread_waits_for_the_whole_context(monkeypatch):
-    """A result handed to another thread is read there: its outcome then waits for the
-    context's work, not for that thread's own default stream."""
+def test_an_outcome_settled_on_another_thread_waits_in_the_kernels_context(monkeypatch):
+    """A result handed to another thread is read there: its outcome then waits for its
+    read's event with the launching thread's context made current, not for that
+    thread's own default stream."""
     import threading
 
     import warpath.cuda.enactor as enactor
+    from warpath.cuda.runtime import SIMULATOR
 
     waits = []
     real = enactor.finish_read
-    monkeypatch.setattr(enactor, "finish_read",
-                        lambda context=None: (waits.append(context), real())[1])
     control = Control()
-    control.context = context = object()   # the simulator has none: a stand-in
+    if SIMULATOR:
+        control.context = object()   # the simulator has none: a stand-in
+    context = control.context
+
+    def recorded(context=None, done=None):
+        waits.append(context)
+        return real(None if SIMULATOR else context, done)
+
+    monkeypatch.setattr(enactor, "finish_read", recorded)
     control.counters.copy_to_device(np.array([3, 6, 0], dtype=np.int64))
     here = PendingOutcome(control, RunTally(), 10)
     got = []
@@ -309,6 +327,35 @@ def test_an_outcome_settled_on_another_thread_waits_for_the_whole_context(monkey
     assert there.wait()[0] == {"iterations": 4, "relaxations": 8} and waits == [context, None]
 
 
+@pytest.mark.gpu
+def test_an_outcome_does_not_wait_for_work_queued_after_its_read():
+    """The thread's next query settles the pending outcome after its own launch: that
+    wait must end with the outcome's copy, not with the new kernel."""
+    import time
+
+    from numba import cuda
+
+    @cuda.jit
+    def spin(out, naps):
+        for _ in range(naps):
+            cuda.nanosleep(1_000_000)   # up to ~1 ms a nap
+        out[0] += 1
+
+    out = cuda.to_device(np.zeros(1, np.int64))
+    spin[1, 1](out, 1)   # compiled before the timing
+    cuda.synchronize()
+    control = Control()
+    control.counters.copy_to_device(np.array([5, 7, 0], dtype=np.int64))
+    pending = PendingOutcome(control, RunTally(), 10)
+    began = time.perf_counter()
+    spin[1, 1](out, 300)   # ~0.3 s
+    stats = pending.wait()[0]
+    waited = time.perf_counter() - began
+    cuda.synchronize()
+    spun = time.perf_counter() - began
+    assert stats == {"iterations": 5, "relaxations": 7} and waited < 0.05 < spun
+
+
 def test_an_earlier_outcomes_failure_stays_with_it(monkeypatch):
     """The thread's next read settles a pending outcome first; if that wait fails, the
     error is the earlier query's: the new read goes on, the earlier outcome raises it."""
@@ -316,7 +363,7 @@ def test_an_earlier_outcomes_failure_stays_with_it(monkeypatch):
 
     control = Control()
     earlier = PendingOutcome(control, RunTally(), 10)
-    monkeypatch.setattr(enactor, "finish_read", lambda context=None: (_ for _ in ()).throw(
+    monkeypatch.setattr(enactor, "finish_read", lambda context=None, done=None: (_ for _ in ()).throw(
         RuntimeError("CUDA_ERROR_LAUNCH_FAILED")))
     control.counters.copy_to_device(np.array([5, 9, 0], dtype=np.int64))
     later = PendingOutcome(control, RunTally(), 10)   # settles earlier: no raise here

@@ -5,7 +5,7 @@ import pytest
 from numba import cuda
 
 from warpath.cuda import launch as launching
-from warpath.cuda.launch import flatten, launch, parameters
+from warpath.cuda.launch import ParameterBlock, flatten, launch, parameters
 from warpath.cuda.runtime import SIMULATOR, argument_types, cooperative_blocks
 
 
@@ -50,6 +50,53 @@ def test_numpy_integers_give_their_twos_complement_bits():
         for value in (info.min, info.max, 0):
             expected = np.array([value], kind).astype(np.int64, casting="unsafe")[0]
             assert parameters((kind(value),)) == [int(expected)], (kind, value)
+
+
+def test_a_parameter_block_matches_flatten_over_changing_arguments():
+    """Random runs of arguments (shared objects, new ones of the same type, another type,
+    another shape, nested tuples and a namedtuple): the block's answer is flatten()'s each
+    time, its types the same object while no type changed."""
+    import collections
+
+    rng = np.random.default_rng(3)
+    pair = collections.namedtuple("Pair", "a b")
+    arrays = [_DeviceLike((n,), np.int32, 4096 * (n + 1)) for n in range(1, 6)]
+    scalars = [np.int32(1), np.int64(2), np.float32(0.5), 3, True, np.uint8(7)]
+
+    def item():
+        pick = rng.integers(4)
+        if pick == 0:
+            return arrays[rng.integers(len(arrays))]
+        if pick == 1:
+            return scalars[rng.integers(len(scalars))]
+        if pick == 2:   # a job-like tuple whose objects may be shared
+            return (arrays[rng.integers(2)], np.int64(rng.integers(9)), np.int32(-1))
+        return pair(arrays[0], np.int64(rng.integers(3)))
+
+    block = ParameterBlock()
+    args = tuple(item() if rng.integers(2) else tuple(item() for _ in range(3))
+                 for _ in range(4))
+    kept_types = None
+    for _ in range(300):
+        changed = list(args)
+        at = int(rng.integers(len(args)))
+        if type(args[at]) is tuple and rng.integers(3):
+            inner = list(args[at])
+            inner[int(rng.integers(len(inner)))] = item()
+            changed[at] = tuple(inner)
+        else:
+            changed[at] = item()
+        if rng.integers(40) == 0:   # another shape now and then
+            changed.append(np.int64(1))
+        args = tuple(changed)
+        types, values = block.update(args)
+        assert (types, values.tolist()) == flatten(args)
+        if kept_types is not None and types == kept_types:
+            assert types is kept_types   # kept when no type changed
+        kept_types = types
+    with pytest.raises(launching._NotFlat):
+        block.update(args[:-1] + (np.zeros(2),))
+    assert block.update(args)[1].tolist() == flatten(args)[1]   # whole again after the refusal
 
 
 def test_host_arrays_and_other_scalars_are_not_flattened():

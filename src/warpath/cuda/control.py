@@ -31,7 +31,7 @@ from numba import cuda
 
 from .counters import COUNTER_SLOTS
 from .flags import FLAG_SLOTS, ConvergenceFlags
-from .runtime import SIMULATOR, pinned_buffer, read_small, start_read
+from .runtime import SIMULATOR, pinned_buffer, read_event, read_small, start_read
 
 #: Slots of the block: the flags, then the counters.
 SLOTS = FLAG_SLOTS + COUNTER_SLOTS
@@ -67,12 +67,14 @@ class Control:
         host = read_small(self.block, pinned_buffer(SLOTS, np.int64))
         return host[:FLAG_SLOTS], host[FLAG_SLOTS:]
 
-    def read_later(self, owner) -> np.ndarray:
+    def read_later(self, owner) -> tuple:
         """Queue the block's copy to the host after the work queued so far, and return at
-        once the page-locked buffer it lands in (flags, then counters); it holds them
-        after :func:`~warpath.cuda.runtime.finish_read`.
+        once ``(host, done)``: the page-locked buffer it lands in (flags, then counters)
+        and the event recorded right behind the copy; the buffer holds the values after
+        ``finish_read(done=done)`` (:func:`~warpath.cuda.runtime.finish_read`), which
+        waits for nothing queued after the copy, such as the next query's kernel.
 
-        The host thread has one such buffer.  ``owner`` (e.g. a
+        The host thread has one such buffer and event.  ``owner`` (e.g. a
         :class:`~warpath.cuda.enactor.PendingOutcome`) takes its values out in its
         ``settle()`` and then calls :func:`read_done`; a read queued while another
         owner's is pending calls that owner's ``settle()`` first (an error there stays
@@ -83,11 +85,11 @@ class Control:
         >>> from warpath.cuda.runtime import finish_read
         >>> class Owner:
         ...     def settle(self):
-        ...         finish_read(); self.values = host.tolist(); read_done(self)
+        ...         finish_read(done=done); self.values = host.tolist(); read_done(self)
         >>> control = Control()
         >>> first, second = Owner(), Owner()
-        >>> host = control.read_later(first)
-        >>> control.read_later(second) is host, first.values[FLAG_SLOTS:]   # first settled
+        >>> host, done = control.read_later(first)
+        >>> control.read_later(second)[0] is host, first.values[FLAG_SLOTS:]   # first settled
         (True, [0, 0, 0])
         >>> second.settle()
         """
@@ -98,9 +100,10 @@ class Control:
             except Exception:   # noqa: BLE001 - kept by that owner, raised by its own read
                 pass
         host = pinned_buffer(SLOTS, np.int64, "pending")
-        start_read(self.block, host)
+        done = read_event(self.context)
+        start_read(self.block, host, done)
         _pending.owner = owner
-        return host
+        return host, done
 
 
 #: The owner of the host thread's pending read (:meth:`Control.read_later`), if any.

@@ -43,7 +43,7 @@ from .counters import ITERATIONS, RELAXATIONS, RunTally, counter_stats, flush_co
 from .fills import fill_all
 from .flags import FLAG_SLOTS, NEGATIVE_CYCLE, begin_round, round_changed
 from .frontier import begin_level
-from .launch import _flatten, _NotFlat, flatten, kernel_function, launch, prepare
+from .launch import ParameterBlock, _NotFlat, kernel_function, launch, prepare
 from .runtime import SIMULATOR, THREADS, blocks_for, cooperative_blocks, finish_read
 
 #: The loops every GPU method offers.
@@ -279,9 +279,7 @@ class PersistentRounds:
         self.control = problem.control
         self.counted = counted
         self.blocks = None   # the grid size, found on the first run
-        self._fixed = None   # the flattened head and tail, made on the first run
-        self._standing = problem.standing_jobs   # the problem's fills made once ...
-        self._flat_jobs = {}   # ... and their (type, parameters), by job id
+        self._parameters = ParameterBlock()   # the last run's, rewritten where args change
         self._last_function = (None, None)   # the last run's argument types and function
 
     def run(self, state, jobs, tally: RunTally, max_rounds: int):
@@ -306,8 +304,11 @@ class PersistentRounds:
 
     def prepare(self, state, query: tuple) -> tuple:
         """:func:`~warpath.cuda.launch.prepare` of a run's arguments, ``head + (state,) +
-        tail + query`` (``query``: the round bound, then the fill jobs' tuple if any), the
-        fixed head and tail flattened on the first run only.
+        tail + query`` (``query``: the round bound, then the fill jobs' tuple if any): the
+        last run's parameters with only what changed flattened again
+        (:class:`~warpath.cuda.launch.ParameterBlock`: the graph, the queues and the
+        standing fills are the same objects every run; the rows, the source's fills
+        and a few scalars are not).
 
         Examples
         --------
@@ -322,38 +323,11 @@ class PersistentRounds:
         >>> len(types), values is None or values[-1] == 10   # none under the simulator
         (8, True)
         """
+        args = self._head + (state,) + self._tail + query
         try:
-            if self._fixed is None:
-                self._fixed = flatten(self._head), flatten(self._tail)
-            (head_types, head_values), (tail_types, tail_values) = self._fixed
-            types, values = list(head_types), list(head_values)
-            _flatten((state,), types, values)
-            types += tail_types
-            values += tail_values
-            _flatten(query[:1], types, values)
-            if len(query) > 1:
-                types.append(self._flat_fills(query[1], values))
+            return self._parameters.update(args)
         except _NotFlat:   # numba launches these: what prepare() says of them
-            return prepare(self._head + (state,) + self._tail + query)
-        return tuple(types), values
-
-    def _flat_fills(self, jobs: tuple, values: list) -> tuple:
-        """The type of the fill ``jobs``' tuple, their parameters appended to ``values`` as
-        :func:`~warpath.cuda.launch.flatten` gives them; a standing job's
-        (:meth:`~warpath.cuda.problem.Problem.fill`: the same object every query) are
-        flattened on its first run only, the others' (the levels', the source's) every run."""
-        kinds, kept = [], self._flat_jobs
-        for job in jobs:
-            flat = kept.get(id(job))
-            if flat is None:
-                job_types, job_values = [], []
-                _flatten(job, job_types, job_values)
-                flat = (tuple, tuple(job_types)), job_values
-                if id(job) in self._standing:   # kept alive by the problem: its id stays
-                    kept[id(job)] = flat
-            kinds.append(flat[0])
-            values += flat[1]
-        return tuple, tuple(kinds)
+            return prepare(args)
 
     def _function_for(self, prepared, args):
         """The kernel's compiled function for a run's ``prepared`` arguments: the last run's
@@ -362,7 +336,7 @@ class PersistentRounds:
         if prepared is None:
             return None
         types, function = self._last_function
-        if prepared[0] != types:
+        if prepared[0] is not types and prepared[0] != types:
             function = kernel_function(self.kernel, prepared, args)
             self._last_function = prepared[0], function
         return function
@@ -537,9 +511,9 @@ class PendingOutcome:
     The copy lands in a page-locked buffer of the host thread's own
     (:meth:`~warpath.cuda.control.Control.read_later`); an outcome made while another
     of the thread's is pending settles that one first, so each gets its own values.
-    Waiting on the thread that launched the kernel synchronises numba's default stream;
-    on another thread (a result handed over), the whole context, made current there for
-    the wait.  Waits are serialised: a reader on another thread and the launching
+    The wait is for the event recorded behind the copy, not for the stream: a query
+    launched since (whose read settles this one) is not waited for.  On another thread
+    (a result handed over) the kernel's context is made current there for the wait.  Waits are serialised: a reader on another thread and the launching
     thread's next read take turns, and a wait that failed raises again on every wait.
 
     Examples
@@ -558,7 +532,7 @@ class PendingOutcome:
         self._result = self._error = None
         self._lock = threading.Lock()   # a reader on another thread, and this one's next read
         self._thread, self._context = threading.get_ident(), control.context
-        self._host = control.read_later(self)
+        self._host, self._done = control.read_later(self)
 
     def settle(self) -> None:
         """Wait for the copy and take the values out of the thread's buffer (once; the
@@ -578,7 +552,7 @@ class PendingOutcome:
                 raise self._error
             try:
                 here = threading.get_ident() == self._thread
-                finish_read(None if here else self._context)
+                finish_read(None if here else self._context, self._done)
                 flags, counts = self._host[:FLAG_SLOTS], self._host[FLAG_SLOTS:]
                 stats = counter_stats(counts, self._counted)
                 rounds = stats["iterations"]
@@ -590,7 +564,7 @@ class PendingOutcome:
                 raise
             finally:
                 read_done(self)
-            self._host = None
+            self._host = self._done = None
             self._tally.sync()
 
     def wait(self) -> tuple:

@@ -145,6 +145,111 @@ def _flatten(args, types: list, values: list) -> None:
             values += share[1]
 
 
+class ParameterBlock:
+    """A kernel's parameters kept from one launch to the next, rewritten where the
+    arguments changed: what :func:`flatten` gives, for a caller launching one kernel
+    again and again with arguments that are mostly the same objects (a warm query's
+    graph, queues, counters and standing fills; only its rows, its source and a few
+    fill jobs are new).
+
+    The last arguments are held (so that identity, not an id that a new object may
+    reuse, tells what changed), each top-level argument and each item of a top-level
+    plain tuple (a method's state, the fill jobs) with its place among the
+    parameters.  :meth:`update` flattens again only the items that are not the same
+    objects as last time, writes their parameters in place and keeps the types: the
+    same tuple object while every rewritten item keeps its type (anything else, or
+    another shape of arguments, flattens everything again).  The parameters are an
+    int64 array, which :func:`launch` copies into its slots at once.
+
+    Examples
+    --------
+    >>> block = ParameterBlock()
+    >>> shared = (np.int64(1), np.float32(2.0))
+    >>> types, values = block.update((shared, (np.int32(3), shared), 4))
+    >>> values.tolist()
+    [1, 1073741824, 3, 1, 1073741824, 4]
+    >>> again, values = block.update((shared, (np.int32(-3), shared), 5))
+    >>> again is types, values.tolist()   # two items rewritten, their types unchanged
+    (True, [1, 1073741824, -3, 1, 1073741824, 5])
+    >>> block.update((shared, (np.int64(3), shared), 5))[0] == types   # another type
+    False
+    """
+
+    def __init__(self):
+        self._args = None
+        self.types = self.values = None
+        self._places = ()   # per argument: (at, count, type, places of a plain tuple's items)
+
+    def update(self, args: tuple) -> tuple:
+        """``(types, parameters)`` of ``args`` (see the class notes); raises ``_NotFlat``
+        as :func:`flatten` does (the block is then left empty)."""
+        last = self._args
+        if last is not None and len(args) == len(last) and self._rewrite(args, last):
+            self._args = args
+            return self.types, self.values
+        try:
+            return self._rebuild(args)
+        except _NotFlat:
+            self._args = None
+            raise
+
+    def _rebuild(self, args: tuple) -> tuple:
+        types, values, places = [], [], []
+        for argument in args:
+            at = len(values)
+            inner = None
+            if type(argument) is tuple:
+                kinds, inner = [], []
+                for item in argument:
+                    start = len(values)
+                    _flatten((item,), kinds, values)
+                    inner.append((start, len(values) - start, kinds[-1]))
+                types.append((tuple, tuple(kinds)))
+            else:
+                _flatten((argument,), types, values)
+            places.append((at, len(values) - at, types[-1], inner))
+        self.types, self.values = tuple(types), np.array(values, dtype=np.int64)
+        self._places, self._args = places, args
+        return self.types, self.values
+
+    def _rewrite(self, args: tuple, last: tuple) -> bool:
+        """Rewrite the parameters of what changed since ``last``; ``False`` when a type
+        or the shape of the arguments changed (nothing is then kept)."""
+        for argument, was, (at, count, kind, inner) in zip(args, last, self._places):
+            if argument is was or _same_scalar(argument, was):
+                continue
+            if inner is None or type(argument) is not tuple or len(argument) != len(inner):
+                if not self._write(argument, at, count, kind):
+                    return False
+                continue
+            for item, item_was, (start, size, item_kind) in zip(argument, was, inner):
+                if item is item_was or _same_scalar(item, item_was):
+                    continue
+                if not self._write(item, start, size, item_kind):
+                    return False
+        return True
+
+    def _write(self, item, at: int, count: int, kind) -> bool:
+        types, found = [], []
+        try:
+            _flatten((item,), types, found)
+        except _NotFlat:
+            return False
+        if len(found) != count or types[0] != kind:
+            return False
+        if count == 1:
+            self.values[at] = found[0]
+        else:
+            self.values[at:at + count] = found
+        return True
+
+
+def _same_scalar(item, was) -> bool:
+    """Whether ``item`` is a scalar of the same type and value as ``was`` (a new object made
+    for each run, e.g. ``np.int64(m)``): the same parameters, nothing to rewrite."""
+    return type(item) is type(was) and type(item) in _SCALAR_BITS and item == was
+
+
 def _scalar_type(value):
     """:func:`~warpath.cuda.runtime.argument_types`' key of a scalar outside the table."""
     if isinstance(value, int) and not isinstance(value, bool):

@@ -212,11 +212,13 @@ def pinned_buffer(size: int, dtype, purpose: str = "") -> np.ndarray:
     return buffers[key]
 
 
-def start_read(device, host: np.ndarray) -> None:
+def start_read(device, host: np.ndarray, done=None) -> None:
     """Queue the copy of the small C-contiguous ``device`` array into the page-locked
     ``host`` (a :func:`pinned_buffer`) on numba's default stream, after the work queued
     before it, and return at once: :func:`finish_read` waits for it.  Host work between
     the two overlaps the GPU's (e.g. a query's bookkeeping, while its kernel runs).
+    ``done``: a :func:`read_event` recorded right behind the copy, so that a wait for
+    this read need not wait for work queued after it (the next query's kernel).
 
     Examples
     --------
@@ -231,18 +233,54 @@ def start_read(device, host: np.ndarray) -> None:
         return
     from cuda.bindings import driver
 
+    stream = default_stream()
     status, = driver.cuMemcpyDtoHAsync(host.ctypes.data, device.device_ctypes_pointer.value,
-                                       host.nbytes, default_stream())
+                                       host.nbytes, stream)
+    if status == driver.CUresult.CUDA_SUCCESS and done is not None:
+        status, = driver.cuEventRecord(done, stream)
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"reading {host.nbytes} bytes back failed: {status.name}")
 
 
-def finish_read(context=None) -> None:
+_events = threading.local()
+
+
+def read_event(context):
+    """This host thread's event for marking the end of a read (:func:`start_read`'s
+    ``done``) in numba's ``context``, made once (``None`` under the simulator).  One
+    event serves one pending read at a time: its wait must come before the thread's
+    next read records it again (:meth:`~warpath.cuda.control.Control.read_later`
+    sees to that).
+
+    Examples
+    --------
+    >>> from numba import cuda
+    >>> context = None if SIMULATOR else cuda.current_context()
+    >>> read_event(context) is read_event(context)
+    True
+    """
+    if SIMULATOR:
+        return None
+    events = _events.__dict__.setdefault("by_context", {})
+    event = events.get(id(context))   # numba keeps one context object per device
+    if event is None:
+        from cuda.bindings import driver
+
+        status, event = driver.cuEventCreate(driver.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+        if status != driver.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"making an event for read backs failed: {status.name}")
+        events[id(context)] = event
+    return event
+
+
+def finish_read(context=None, done=None) -> None:
     """Wait for the reads :func:`start_read` queued (and all work queued before them) on
-    this thread's default stream; with ``context`` (numba's context of a read that another
-    host thread queued), for all that context's work, the context made current on this
-    thread meanwhile (with per-thread default streams, that thread's stream is not this
-    one's, and this thread may have no context yet).
+    this thread's default stream; with ``done`` (the read's :func:`read_event`), for that
+    read alone and what was queued before it, on any thread; with ``context`` (numba's
+    context of a read that another host thread queued), that context made current on
+    this thread for the wait, and without ``done`` for all the context's work (with
+    per-thread default streams, that thread's stream is not this one's, and this thread
+    may have no context yet).
 
     Examples
     --------
@@ -254,13 +292,17 @@ def finish_read(context=None) -> None:
         return
     from cuda.bindings import driver
 
-    if context is None:
-        status, = driver.cuStreamSynchronize(default_stream())
-    else:
+    if context is not None:
         context.push()
-        try:
+    try:
+        if done is not None:
+            status, = driver.cuEventSynchronize(done)
+        elif context is None:
+            status, = driver.cuStreamSynchronize(default_stream())
+        else:
             status, = driver.cuCtxSynchronize()
-        finally:
+    finally:
+        if context is not None:
             context.pop()
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"waiting for a read back failed: {status.name}")
