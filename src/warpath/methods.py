@@ -249,6 +249,15 @@ def choose(problem: str, device: str, graph, *, limit: bool = False,
     return min(candidates, key=lambda m: m.auto_rank)
 
 
+@functools.lru_cache(maxsize=None)
+def _device_module():
+    """``warpath.device``, imported on first use (it imports this module); a lookup after
+    that, not an import statement at every query."""
+    from . import device
+
+    return device
+
+
 def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
             limit: bool = False, options=(), batch: bool = False) -> Method:
     """The method that ``problem(graph, method=..., device=..., **options)`` will run.
@@ -301,11 +310,9 @@ def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
     >>> resolve("sssp", negative, device="cpu").name, resolve("bfs", negative).name
     ('bellman-ford', 'queue')
     """
-    from .device import resolve_device   # device.py imports this module
-
     if problem not in PROBLEMS:
         raise MethodNotAvailable(f"unknown problem {problem!r}; one of {', '.join(PROBLEMS)}")
-    ran_on = resolve_device(device, problem, method)
+    ran_on = _device_module().resolve_device(device, problem, method)
     if method != "auto":
         chosen = find(problem, method, ran_on)
     else:
@@ -326,7 +333,7 @@ def resolve(problem: str, graph, method: str = "auto", device: str = "auto", *,
         takers = sorted({m.name for m in available(problem) if m.limit})
         raise MethodNotAvailable(f"method {chosen.name!r} does not take limit=; "
                                  f"these do: {', '.join(takers) or 'none'}")
-    unknown = sorted(set(options) - set(chosen.options) - set(COMMON_KEYWORDS))
+    unknown = sorted({o for o in options if o not in chosen.options and o not in COMMON_KEYWORDS})
     if unknown:
         raise OptionError(f"method {chosen.name!r} has no option {', '.join(unknown)}; "
                           f"it takes: {', '.join(chosen.options) or 'none'}")
