@@ -99,6 +99,33 @@ def test_a_parameter_block_matches_flatten_over_changing_arguments():
     assert block.update(args)[1].tolist() == flatten(args)[1]   # whole again after the refusal
 
 
+def test_a_parameter_block_rewrites_a_zero_whose_sign_changed():
+    block = ParameterBlock()
+    block.update((np.float64(0.0), np.float32(0.0), 1))
+    args = (np.float64(-0.0), np.float32(-0.0), 1)
+    assert block.update(args)[1].tolist() == flatten(args)[1]
+
+
+def test_a_rewrite_interrupted_midway_leaves_no_stale_parameters(monkeypatch):
+    block = ParameterBlock()
+    first = (np.int64(1), np.int64(2))
+    block.update(first)
+    calls = []
+
+    def interrupted(self, item, *place):
+        calls.append(item)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, item, *place)
+
+    real = ParameterBlock._write
+    monkeypatch.setattr(ParameterBlock, "_write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        block.update((np.int64(5), np.int64(6)))   # 5 written, then interrupted
+    monkeypatch.undo()
+    assert block.update(first)[1].tolist() == [1, 2]
+
+
 def test_host_arrays_and_other_scalars_are_not_flattened():
     for odd in (np.zeros(3), np.float16(1), 1j):
         with pytest.raises(launching._NotFlat):

@@ -34,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import struct
 import threading
 
@@ -183,9 +184,9 @@ class ParameterBlock:
     def update(self, args: tuple) -> tuple:
         """``(types, parameters)`` of ``args`` (see the class notes); raises ``_NotFlat``
         as :func:`flatten` does (the block is then left empty)."""
-        last = self._args
+        last, self._args = self._args, None   # until the rewrite is whole: an exception
         if last is not None and len(args) == len(last) and self._rewrite(args, last):
-            self._args = args
+            self._args = args                  # mid-way must not leave a half-new block
             return self.types, self.values
         try:
             return self._rebuild(args)
@@ -245,9 +246,24 @@ class ParameterBlock:
 
 
 def _same_scalar(item, was) -> bool:
-    """Whether ``item`` is a scalar of the same type and value as ``was`` (a new object made
-    for each run, e.g. ``np.int64(m)``): the same parameters, nothing to rewrite."""
-    return type(item) is type(was) and type(item) in _SCALAR_BITS and item == was
+    """Whether ``item`` is a scalar of the same type and bits as ``was`` (a new object made
+    for each run, e.g. ``np.int64(m)``): the same parameters, nothing to rewrite.  Equal
+    floats of opposite signs (0.0 and -0.0) are not the same bits.
+
+    Examples
+    --------
+    >>> _same_scalar(np.int64(3), np.int64(3)), _same_scalar(np.int64(3), np.int32(3))
+    (True, False)
+    >>> _same_scalar(np.float64(-0.0), np.float64(0.0)), _same_scalar(0.0, 0.0)
+    (False, True)
+    """
+    kind = type(item)
+    if kind is not type(was) or kind not in _SCALAR_BITS or item != was:
+        return False
+    return not item == 0 or kind not in _FLOATS or math.copysign(1.0, item) == math.copysign(1.0, was)
+
+
+_FLOATS = (float, np.float32, np.float64)
 
 
 def _scalar_type(value):

@@ -262,15 +262,15 @@ def read_event(context):
     if SIMULATOR:
         return None
     events = _events.__dict__.setdefault("by_context", {})
-    event = events.get(id(context))   # numba keeps one context object per device
-    if event is None:
+    kept = events.get(id(context))   # numba keeps one context object per device
+    if kept is None or kept[0] is not context:   # held: its id is not another's
         from cuda.bindings import driver
 
         status, event = driver.cuEventCreate(driver.CUevent_flags.CU_EVENT_DISABLE_TIMING)
         if status != driver.CUresult.CUDA_SUCCESS:
             raise RuntimeError(f"making an event for read backs failed: {status.name}")
-        events[id(context)] = event
-    return event
+        kept = events[id(context)] = (context, event)
+    return kept[1]
 
 
 def finish_read(context=None, done=None) -> None:
