@@ -296,7 +296,7 @@ class PersistentRounds:
             raise ValueError(f"these rounds take {self.fills} fill jobs, not {len(jobs)}")
         query = (np.int64(max_rounds),) + ((tuple(jobs),) if jobs else ())
         args = self._head + (state,) + self._tail + query
-        prepared = None if SIMULATOR else self.prepare(state, query)
+        prepared = None if SIMULATOR else self._prepared(args)
         self.blocks = persistent_launch(self.kernel, args, self.items, tally, fill=self.fill,
                                         blocks=self.blocks, prepared=prepared,
                                         function=self._function_for(prepared, args))
@@ -323,7 +323,10 @@ class PersistentRounds:
         >>> len(types), values is None or values[-1] == 10   # none under the simulator
         (8, True)
         """
-        args = self._head + (state,) + self._tail + query
+        return self._prepared(self._head + (state,) + self._tail + query)
+
+    def _prepared(self, args: tuple) -> tuple:
+        """:meth:`prepare` of the whole argument tuple."""
         try:
             return self._parameters.update(args)
         except _NotFlat:   # numba launches these: what prepare() says of them
@@ -513,8 +516,9 @@ class PendingOutcome:
     of the thread's is pending settles that one first, so each gets its own values.
     The wait is for the event recorded behind the copy, not for the stream: a query
     launched since (whose read settles this one) is not waited for.  On another thread
-    (a result handed over) the kernel's context is made current there for the wait.  Waits are serialised: a reader on another thread and the launching
-    thread's next read take turns, and a wait that failed raises again on every wait.
+    (a result handed over) the kernel's context is made current there for the wait.
+    Waits are serialised: a reader on another thread and the launching thread's next
+    read take turns, and a wait that failed raises again on every wait.
 
     Examples
     --------

@@ -276,11 +276,8 @@ def read_event(context):
 def finish_read(context=None, done=None) -> None:
     """Wait for the reads :func:`start_read` queued (and all work queued before them) on
     this thread's default stream; with ``done`` (the read's :func:`read_event`), for that
-    read alone and what was queued before it, on any thread; with ``context`` (numba's
-    context of a read that another host thread queued), that context made current on
-    this thread for the wait, and without ``done`` for all the context's work (with
-    per-thread default streams, that thread's stream is not this one's, and this thread
-    may have no context yet).
+    read alone and what was queued before it, on any thread: ``context`` (numba's context
+    of a read that another host thread queued) is made current here for the wait.
 
     Examples
     --------
@@ -292,18 +289,16 @@ def finish_read(context=None, done=None) -> None:
         return
     from cuda.bindings import driver
 
-    if context is not None:
-        context.push()
-    try:
-        if done is not None:
-            status, = driver.cuEventSynchronize(done)
-        elif context is None:
-            status, = driver.cuStreamSynchronize(default_stream())
-        else:
-            status, = driver.cuCtxSynchronize()
-    finally:
+    if done is None:
+        status, = driver.cuStreamSynchronize(default_stream())
+    else:
         if context is not None:
-            context.pop()
+            context.push()
+        try:
+            status, = driver.cuEventSynchronize(done)
+        finally:
+            if context is not None:
+                context.pop()
     if status != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"waiting for a read back failed: {status.name}")
 
