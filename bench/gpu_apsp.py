@@ -276,20 +276,37 @@ def part_multi(bench, args):
         part="multi", vertices=n, arcs=graph.num_edges, sources=len(sources), seconds=ours_s,
         seconds_to_host=host_s, singles_seconds=lazy_s, singles_copied_seconds=copied_s,
         speedup=lazy_s / ours_s, speedup_to_host=copied_s / host_s, check=ok)
-    for delta in args.near_far_deltas:   # task-parallel with near-far buckets (issue 13)
+    variants = [{"near_far": True, "delta": delta} for delta in args.near_far_deltas]
+    variants += [parse_variant(text) for text in args.variants]
+    for options in variants:   # task-parallel with other options (issue 13)
         near_s, near = bench.many(graph, sources, "task-parallel", predecessors=False,
-                                  near_far=True, delta=delta)
+                                  **options)
         same = all(np.array_equal(near._arrays._raw()[i], copied[i])
                    for i in range(0, len(sources), 97))
+        label = ", ".join(f"{key}={value}" for key, value in options.items())
         bench.record(
-            f"multi  near-far delta {delta:g}: {near_s:8.3f} s, {near.stats['iterations']:,} "
+            f"multi  {label}: {near_s:8.3f} s, {near.stats['iterations']:,} "
             f"rounds, {near.stats['relaxations']:,} relaxations (plain: "
             f"{ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | {len(sources)} x "
             f"sssp(hbf) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",
-            part="multi-near-far", vertices=n, arcs=graph.num_edges, sources=len(sources),
-            delta=delta, seconds=near_s, rounds=near.stats["iterations"],
+            part="multi-variant", vertices=n, arcs=graph.num_edges, sources=len(sources),
+            options=options, launch_width=near.stats["launch_width"], seconds=near_s, rounds=near.stats["iterations"],
             relaxations=near.stats["relaxations"], singles_seconds=lazy_s,
             speedup=lazy_s / near_s, check=same)
+
+
+def parse_variant(text):
+    """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
+    ``frontier`` and ``near_far`` as booleans)."""
+    options = {}
+    for pair in filter(None, text.split(",")):
+        key, value = pair.split("=")
+        number = float(value)
+        if key in ("frontier", "near_far"):
+            options[key] = bool(number)
+        else:
+            options[key] = int(number) if number.is_integer() and key != "delta" else number
+    return options
 
 
 PARTS = {"table1": part_table1, "launches": part_launches, "paths": part_paths,
@@ -314,6 +331,9 @@ def main(argv=None):
     parser.add_argument("--multi-sources", type=int, default=1000)
     parser.add_argument("--near-far-deltas", type=float, nargs="*", default=[],
                         help="also time multi with task-parallel's near_far at these deltas")
+    parser.add_argument("--variants", nargs="*", default=[],
+                        help="also time multi with these task-parallel options, each "
+                             "'key=value,...' (e.g. 'frontier=1,near_far=1,delta=50')")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (see SIZES)")
     parser.add_argument("--tiny", action="store_true", help="simulator-sized smoke run")
     parser.add_argument("--out")

@@ -77,7 +77,9 @@ def check_bfs(graphs):
 APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "launch_groups": 1},
                                             {"loop": "paper"}, {"deliver": "host"},
                                             {"near_far": True, "group": 4},
-                                            {"near_far": True, "loop": "paper"})]
+                                            {"near_far": True, "loop": "paper"},
+                                            {"frontier": False}, {"frontier": False,
+                                                                  "near_far": True})]
              + [("repeated-sssp", {}), ("johnson", {}), ("johnson", {"near_far": True})]
              + [("floyd-warshall", o) for o in ({}, {"variant": "harish"}, {"dpx": False},
                                                 {"tile": 16})])

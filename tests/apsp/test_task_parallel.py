@@ -57,8 +57,11 @@ def test_both_loops_agree_and_the_paper_loop_reads_the_flag_every_round():
     np.testing.assert_array_equal(fast.distances, paper.distances)
     assert paper.stats["host_syncs"] >= paper.stats["iterations"] >= 2
     assert paper.stats["launches"] > paper.stats["iterations"]
-    # start, the flags and counters cleared, rounds, rows; one read of flags and counters
-    assert fast.stats["host_syncs"] == 1 and fast.stats["launches"] == 4
+    # start (d and words, the sources' lanes), the flags and counters cleared, rounds,
+    # rows; one read of flags and counters.  The paper's sweep starts with one launch.
+    assert fast.stats["host_syncs"] == 1 and fast.stats["launches"] == 5
+    sweep = run(graph, loop="fast", predecessors=False, frontier=False)
+    assert sweep.stats["host_syncs"] == 1 and sweep.stats["launches"] == 4
 
 
 def test_duplicate_sources_give_equal_rows():
@@ -263,3 +266,69 @@ def test_near_far_on_larger_graphs_on_the_gpu():
             for target in np.flatnonzero(reached[row])[::97]:
                 path = ordered.path(int(sources[row]), int(target))
                 assert path[0] == sources[row] and path[-1] == target
+
+
+# The two forms of a round: a frontier of (vertex, 32 rows) items (the default) and the
+# paper's sweep of every task (frontier=False).
+SWEEP_GRAPHS = ["random-int", "disconnected", "negative", "zero-cycles", "complete", "ring"]
+
+
+@pytest.mark.parametrize("name", [n for n in SWEEP_GRAPHS if n in dict(GRAPHS)])
+def test_the_paper_sweep_and_the_frontier_give_the_same_rows(name):
+    graph = dict(GRAPHS)[name]
+    sources = [s % graph.num_vertices for s in SOURCES]
+    sweep = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                 frontier=False)
+    assert_rows(graph, sweep)
+    assert not sweep.stats["frontier"]
+    queued = warpath.multi_source(graph, sources, method="task-parallel", device="cuda")
+    assert queued.stats["frontier"]
+    np.testing.assert_array_equal(queued.distances, sweep.distances)
+
+
+@pytest.mark.parametrize("near_far", [False, True])
+def test_the_frontier_with_two_items_a_vertex(near_far):
+    # 40 rows in one launch: rows 0-31 are a vertex's first item, 32-39 its second
+    graph = gen.random(30, 120, seed=11)
+    sources = [i % 30 for i in range(40)]
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  group=20, launch_groups=2, near_far=near_far,
+                                  predecessors=False)
+    assert matrix.stats["launch_width"] == 40 and matrix.stats["batches"] == 1
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+
+
+def test_the_sweeps_near_far_keeps_a_bound_per_row():
+    graph = gen.random(40, 200, seed=12)
+    sources = np.arange(0, 40, 4)
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  frontier=False, near_far=True, delta=5, predecessors=False,
+                                  **SMALL_BATCHES)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+    assert not matrix.stats["frontier"] and matrix.stats["near_far"]
+
+
+def test_the_frontiers_far_pile_waits_out_many_buckets():
+    # a bucket of 1 on weights up to 100: tasks wait in the far pile through many moves
+    graph = gen.random(24, 96, seed=13)
+    sources = np.arange(0, 24, 3)
+    small = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                 near_far=True, delta=1, predecessors=False)
+    np.testing.assert_array_equal(small.distances, scipy_rows(graph, sources))
+    plain = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                 predecessors=False)
+    assert small.stats["relaxations"] < plain.stats["relaxations"]
+    assert small.stats["iterations"] > plain.stats["iterations"]
+
+
+@pytest.mark.gpu
+def test_both_forms_on_larger_graphs_on_the_gpu():
+    for graph in (gen.random(4000, 24000, seed=1), gen.rmat(12, 8, seed=2),
+                  gen.grid(50, 50, seed=3), gen.ring(900, seed=4)):
+        sources = np.arange(0, graph.num_vertices, 17)
+        expected = scipy_rows(graph, sources)
+        for options in ({"frontier": False}, {}, {"near_far": True},
+                        {"near_far": True, "delta": 3}, {"launch_groups": 3}):
+            matrix = warpath.multi_source(graph, sources, method="task-parallel",
+                                          device="cuda", predecessors=False, **options)
+            np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))

@@ -283,7 +283,64 @@ def _kernels():
             v = k - s * n
             out[s, v] = -1 if v == sources[s] else pred[v * width + s]
 
-    return start, distances, predecessors
+    @cuda.jit
+    def start_items(d, words, sources, inf):
+        """The frontier form's start (``frontier=True``): d as :func:`start`'s, every
+        item's word of lanes cleared (the sources' lanes are set by ``mark_sources``)."""
+        i = cuda.grid(1)
+        width = sources.shape[0]
+        if i < d.shape[0]:
+            v = i // width
+            d[i] = 0 if v == sources[i - v * width] else inf
+        if i < words.shape[0]:
+            words[i] = 0
+
+    @cuda.jit
+    def mark_sources(words, sources, groups):
+        """Each row's lane in its source's item of round 0's words."""
+        row = cuda.grid(1)
+        if row < sources.shape[0]:
+            bit = words.dtype.type(1) << words.dtype.type(row % 32)
+            cuda.atomic.or_(words, sources[row] * groups + row // 32, bit)
+
+    return start, distances, predecessors, start_items, mark_sources
+
+
+def start_items(d, words, sources, host_sources, inf, queue, tally) -> None:
+    """Start a launch of the frontier form: distances as :func:`start_rows`, round 0's
+    words of lanes holding each row's source, and ``queue`` (a
+    :class:`~warpath.cuda.frontier.FrontierQueue` of items) holding the sources' items.
+
+    ``words`` holds both rounds' words, ``2 n G`` of them (G items a vertex,
+    :func:`~warpath.cuda.mappings.item_groups`); ``host_sources`` is ``sources`` on the
+    host (the queue's items are made there: at most one per row).
+
+    Examples
+    --------
+    >>> from numba import cuda as nb
+    >>> from warpath.cuda.counters import RunTally
+    >>> from warpath.cuda.frontier import FrontierQueue
+    >>> d, words = nb.device_array(6, np.int32), nb.device_array(6, np.uint32)
+    >>> queue = FrontierQueue(3)
+    >>> rows = np.array([2, 0])   # 3 vertices, 2 rows
+    >>> start_items(d, words, nb.to_device(rows), rows, np.int32(9), queue, RunTally())
+    >>> d.copy_to_host().tolist(), words.copy_to_host().tolist()
+    ([9, 0, 9, 9, 0, 9], [2, 0, 1, 0, 0, 0])
+    >>> queue.counts.copy_to_host().tolist(), queue.queues.copy_to_host()[0, :2].tolist()
+    ([2, 0, 0], [0, 2])
+    """
+    from ..cuda.mappings import ITEM_ROWS, item_groups
+    from ..cuda.runtime import THREADS, blocks_for
+
+    kernels = _kernels()
+    rows = host_sources.shape[0]
+    groups = item_groups(rows)
+    kernels[3][blocks_for(max(d.shape[0], words.shape[0])), THREADS](d, words, sources, inf)
+    kernels[4][blocks_for(rows), THREADS](words, sources, np.int64(groups))
+    items = np.unique(host_sources * groups + np.arange(rows) // ITEM_ROWS)
+    queue.queues[0, :items.shape[0]].copy_to_device(items.astype(queue.queues.dtype))
+    queue.counts.copy_to_device(np.array([items.shape[0], 0, 0], dtype=np.int64))
+    tally.launch(2)
 
 
 def start_rows(d, masks, sources, inf, tally) -> None:
@@ -330,7 +387,7 @@ def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
     from ..cuda.runtime import THREADS, blocks_for
     from ..dtypes import unreached_value
 
-    _, distances, predecessors = _kernels()
+    _, distances, predecessors = _kernels()[:3]
     blocks = blocks_for(out.shape[0] * out.shape[1])
     shifted = potentials is not None
     h = potentials if shifted else out[0, :1]

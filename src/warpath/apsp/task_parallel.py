@@ -24,6 +24,11 @@ task scatters again next round, with the lower distance.  (A clearing reader
 and a setting relaxer on one array could lose it; a round stamp per task that
 nobody clears would wrap around.)
 
+By default (``frontier=True``) a round does not sweep every task: M is a word of
+lane bits per item, an item being a vertex and 32 rows, and the round expands the
+items of a frontier queue, a warp each (:func:`_frontier_steps`); ``frontier=False``
+is the paper's sweep described above.
+
 Sources run in launches of whole groups of ``group`` sources (the paper's N =
 32, a warp), as many groups per launch as :func:`~warpath.apsp.gpu_rows.launch_width`
 allows; each launch's rows are delivered row-major (and ``progress(done,
@@ -58,7 +63,7 @@ from .gpu_rows import GROUP, gpu_memory
 cuda = None
 
 #: The options of the registered method (johnson on the GPU takes them too).
-OPTIONS = ("group", "launch_groups", "loop", "deliver", "near_far", "delta")
+OPTIONS = ("group", "launch_groups", "loop", "deliver", "near_far", "delta", "frontier")
 
 
 @functools.lru_cache(maxsize=None)
@@ -165,6 +170,138 @@ def _near_far_steps():
     return [advance(tasks(), in_bucket, _scatter()), per_row(next_bucket)]
 
 
+#: The frontier form's persistent kernel's register cap: 40 let more warps stay resident
+#: for little spilling (H100, random(1M, 6M), 1,000 sources: 0.93 s against 1.02 s
+#: uncapped and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
+FRONTIER_REGISTERS = 40
+
+
+@functools.lru_cache(maxsize=None)
+def _frontier_steps(near_far: bool):
+    """A round over a frontier of items instead of every task (``frontier=True``).
+
+    An item is a vertex and a group of 32 rows (:func:`~warpath.cuda.mappings.frontier_tasks`):
+    a warp expands it, a lane per row.  Instead of a mask byte per task, M is a word of
+    lane bits per item, two of them (this round's, the next round's), and the frontier
+    queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
+    sets lane s of v's item in the next round's words, and the one call that makes the
+    word non-zero enqueues the item; the warp expanding an item reads its word and clears
+    it.  A round then costs what its frontier holds: the sweep of every task (about
+    0.15 ms a round on random(1M, 6M) with 32 rows) is gone.  (A queue of single tasks,
+    a thread each, kept every lane busy but ran 2.2 s against 1.0 s: a dedup atomic and
+    an uncoalesced read per task cost more than idle lanes.)
+
+    With ``near_far`` the rows of a launch share one bound: a task below it scatters;
+    a task at or above it, or lowered to a value at or above it, waits in a *far pile*,
+    a third word of lanes per item, without being looked at again each round.  After a
+    round in which nothing scattered, a second step moves the bound to ``delta`` past
+    the nearest waiting task and puts the far pile back into the next round's M (one
+    pass over the items per bucket, where re-reading the waiting tasks every round cost
+    ~0.5 ms a round on random(1M, 6M)).  One bound for all rows instead of one per
+    row: the rows of a launch start together, and on the graphs measured their
+    distances grow at about the same pace.
+
+    State: ``(d, marks, W, items, inf, floor, G)``, then for near-far ``(bounds,
+    scattered, delta, nearest, far)``: ``bounds``, ``scattered`` (a byte: some task
+    scattered) and ``nearest`` (the least waiting distance) two slots each, round r
+    using slot ``r & 1`` and the second step writing the other for round r + 1.
+    """
+    global cuda
+    from numba import cuda
+
+    from ..cuda.atomics import relax_min, take_lane
+    from ..cuda.flags import mark_changed
+    from ..cuda.mappings import ITEM_ROWS, frontier_tasks
+    from ..cuda.operators import QUEUE, advance, filter_indices
+
+    @cuda.jit(device=True)
+    def lane_bit(words, row):
+        return words.dtype.type(1) << words.dtype.type(row % ITEM_ROWS)
+
+    @cuda.jit(device=True)
+    def join_next(state, item, row, r):
+        """Lane ``row`` of ``item`` into round r + 1's words; True for the one call that
+        made the word non-zero (its caller enqueues the item)."""
+        marks = state[1]
+        slot = ((r + 1) & 1) * state[3] + item
+        bit = lane_bit(marks, row)
+        if (marks[slot] & bit) != 0:
+            return False
+        return cuda.atomic.or_(marks, slot, bit) == 0
+
+    @cuda.jit(device=True)
+    def wait(state, item, row, dv, r):
+        """Near-far: lane ``row`` of ``item``, at distance ``dv``, into the far pile."""
+        far, bit = state[11], lane_bit(state[11], row)
+        if (far[item] & bit) == 0:
+            cuda.atomic.or_(far, item, bit)
+        if dv < state[10][r & 1]:
+            cuda.atomic.min(state[10], r & 1, dv)
+
+    @cuda.jit(device=True)
+    def in_item(state, row, u, r):
+        """Fig. 9 line 8: lane ``row`` of u's item leaves M and scatters (near-far: if
+        below the bound, else it waits in the far pile)."""
+        item = u * state[6] + row // ITEM_ROWS
+        if not take_lane(state[1], (r & 1) * state[3] + item, row % ITEM_ROWS):
+            return False, state[4]
+        du = state[0][u * state[2] + row]
+        if near_far:
+            if du >= state[7][r & 1]:
+                wait(state, item, row, du, r)
+                return False, state[4]
+            if state[8][r & 1] == 0:
+                state[8][r & 1] = 1
+        return True, du
+
+    @cuda.jit(device=True)
+    def scatter(state, row, u, du, v, w, e, r, conv):
+        """d[v, s] = min(d[v, s], d[u, s] + w); True when v's item must be queued."""
+        candidate = du + w
+        if not relax_min(state[0], v * state[2] + row, candidate, state[5], conv):
+            return False
+        item = v * state[6] + row // ITEM_ROWS
+        if near_far and candidate >= state[7][r & 1]:
+            wait(state, item, row, candidate, r)
+            return False
+        return join_next(state, item, row, r)
+
+    @cuda.jit(device=True)
+    def far_items(graph, frontier, state, conv, r, thread):
+        """After each round: the items to put back from the far pile (all of them, when
+        nothing scattered and tasks wait; else none), and thread 0's books for r + 1."""
+        now, then = r & 1, (r + 1) & 1
+        nearest = state[10][now]
+        waiting = nearest < state[4]
+        moving = waiting and state[8][now] == 0
+        if thread == 0:
+            bound = state[7][now]
+            if moving:
+                bound = nearest + state[9]
+                if not bound > nearest:   # a float too large to move by delta
+                    bound = state[4]
+            state[7][then] = bound
+            state[8][then] = 0
+            state[10][then] = state[4] if moving else nearest
+            if waiting:
+                mark_changed(conv, r)
+        return state[3] if moving else 0
+
+    @cuda.jit(device=True)
+    def from_far(state, row, item, r, conv):
+        """Item ``item``'s waiting lanes into round r + 1's M (empty in a round that
+        scattered nothing); True if it has any (it joins the frontier)."""
+        lanes = state[11][item]
+        if lanes == 0:
+            return False
+        state[11][item] = 0
+        state[1][((r + 1) & 1) * state[3] + item] = lanes
+        return True
+
+    relax = advance(frontier_tasks(), in_item, scatter, QUEUE)
+    return [relax, filter_indices(far_items, from_far, QUEUE)] if near_far else [relax]
+
+
 def bucket_width(dgraph, delta=None) -> float:
     """Near-far's bucket width on ``dgraph``: ``delta``, checked, or the mean arc weight
     (at least 1 for integer weights), computed once per graph.
@@ -232,8 +369,8 @@ def _mean_weight(dgraph) -> float:
 
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
-          loop="fast", deliver="auto", near_far=False, delta=None, dtype=None, out_dtype=None,
-          potentials=None):
+          loop="fast", deliver="auto", near_far=False, delta=None, frontier=True, dtype=None,
+          out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
 
@@ -260,6 +397,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         measured on the GPU.
     delta : number, optional
         The bucket width with ``near_far`` (default: the mean weight, :func:`bucket_width`).
+    frontier : bool
+        Rounds over a frontier of (vertex, 32 rows) items instead of every task
+        (:func:`_frontier_steps`); with ``near_far`` the rows share one bound.
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -295,6 +435,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     ([2.0, 3.0, 4.0, 0.0, 1.0], 2, 2)
     >>> solve(g, np.array([3]), near_far=True, delta=2).distances.tolist()
     [[2.0, 3.0, 4.0, 0.0, 1.0]]
+    >>> solve(g, np.array([3, 0]), frontier=True, near_far=True).distances.tolist()[1]
+    [0.0, 1.0, 2.0, 3.0, 4.0]
     """
     from numba import cuda as _cuda
 
@@ -337,17 +479,22 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     out = gpu_rows.Destination(where, k, n, out_dtype, index, predecessors)
     width = gpu_rows.launch_width(
         n, k, group=group, launch_groups=launch_groups, pair_bytes=out.pair_bytes(dtype, index),
-        state_bytes=dtype.itemsize + gpu_rows.MASK_BYTES, free_bytes=gpu_free_memory(),
-        cache_bytes=gpu_rows.l2_cache_bytes())
+        state_bytes=dtype.itemsize + (1 if frontier else gpu_rows.MASK_BYTES),
+        free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes())
     out.stage(width)
     d_all = _cuda.device_array(n * width, dtype=dtype)
-    masks_all = _cuda.device_array(2 * n * width, dtype=np.uint8)
+    masks_all = _cuda.device_array(2 * n * width if predecessors or not frontier else 1,
+                                   dtype=np.uint8)
     pred_all = _cuda.device_array(n * width if predecessors else 1, dtype=index)
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
-    steps, max_rounds = [_round_step()], None
+    steps, max_rounds, items = [_round_step()], None, None
+    if frontier:
+        steps = _frontier_steps(bool(near_far))
+        items = _ItemFrontier(dgraph, n, width)
     if near_far:
-        steps = _near_far_steps()
+        if not frontier:
+            steps = _near_far_steps()
         step_of_delta = _delta_in(dtype, delta, path_length_bound(dgraph))
         bounds_all = _cuda.device_array(width, dtype=dtype)
         nearest_all = _cuda.device_array(width, dtype=dtype)
@@ -361,16 +508,23 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         d, masks = d_all[:n * rows], masks_all[:2 * n * rows]
         problem = Problem(dgraph, batch, distances=d, tally=tally)
         on_device = _cuda.to_device(batch)
-        gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
-        state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
-        if near_far:   # every row's first bucket is [0, delta)
+        if frontier:
+            state = items.start(d, batch, on_device, problem)
+        else:
+            gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
+            state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
+        if near_far and frontier:   # one bound for every row, first [0, delta)
+            state += items.near_far_state(rows, dtype, step_of_delta, problem.inf)
+        elif near_far:   # every row's first bucket is [0, delta)
             bounds, seen = bounds_all[:rows], seen_all[:2 * rows]
             nearest = nearest_all[:rows]
             bounds.copy_to_device(np.full(rows, step_of_delta, dtype=dtype))
             nearest.copy_to_device(np.full(rows, problem.inf, dtype=dtype))
             seen.copy_to_device(np.zeros(2 * rows, dtype=np.uint8))
             state += (bounds, seen, step_of_delta, nearest)
-        stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds)
+        stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
+                                frontier=items.pair if frontier else None,
+                                max_registers=FRONTIER_REGISTERS if frontier else 0)
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
@@ -383,8 +537,77 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         if progress is not None:
             progress(start + rows, k)
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
-             "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None}
+             "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
+             "frontier": bool(frontier)}
     return out.matrix(sources, tally.as_stats(stats))
+
+
+class _ItemFrontier:
+    """The frontier form's arrays for launches of up to ``width`` rows on ``dgraph``: the
+    two rounds' words of lanes (uint32, one per item), the far pile's (near-far) and the
+    queue of items.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> from warpath.cuda.problem import Problem
+    >>> from numba import cuda as nb
+    >>> dgraph = device_graph(warpath.generators.ring(3, seed=0, weights=None))
+    >>> items = _ItemFrontier(dgraph, 3, 40)   # two items a vertex
+    >>> items.words.shape, items.pair.light.queues.shape
+    ((12,), (2, 6))
+    >>> d = nb.device_array(3 * 2, np.int32)
+    >>> state = items.start(d, np.array([2, 1]), nb.to_device(np.array([2, 1])),
+    ...                     Problem(dgraph, [2, 1], distances=d))
+    >>> [int(x) for x in state[2:4]], int(state[6])
+    ([2, 3], 1)
+    """
+
+    def __init__(self, dgraph, n: int, width: int):
+        from numba import cuda as _cuda
+
+        from ..cuda.frontier import FrontierQueue
+        from ..cuda.mappings import item_groups
+        from ..cuda.problem import FrontierPair, stand_in_queue
+
+        capacity = n * item_groups(width)
+        self.words = _cuda.device_array(2 * capacity, dtype=np.uint32)
+        index = np.int32 if capacity < 2**31 else np.int64
+        self.pair = FrontierPair(FrontierQueue(capacity, index),
+                                 stand_in=stand_in_queue(dgraph))
+        self.n = n
+        self._far = None
+
+    def start(self, d, batch, on_device, problem) -> tuple:
+        """Start a launch of the rows ``batch`` (``on_device`` the same on the GPU): the
+        state tuple of :func:`_frontier_steps`, without near-far's part."""
+        from ..cuda.mappings import item_groups
+        from . import gpu_rows
+
+        groups = item_groups(batch.shape[0])
+        words = self.words[:2 * self.n * groups]
+        gpu_rows.start_items(d, words, on_device, batch, problem.inf, self.pair.light,
+                             problem.tally)
+        return (d, words, np.int64(batch.shape[0]), np.int64(self.n * groups), problem.inf,
+                problem.floor, np.int64(groups))
+
+    def near_far_state(self, rows: int, dtype, delta, inf) -> tuple:
+        """The near-far part of the state for a launch of ``rows`` rows: round 0's bound
+        ``delta``, nothing scattered or waiting, an empty far pile."""
+        from numba import cuda as _cuda
+
+        from ..cuda.fills import fill_job, run_fills
+        from ..cuda.mappings import item_groups
+
+        if self._far is None:
+            self._far = _cuda.device_array(self.words.shape[0] // 2, dtype=np.uint32)
+        far = self._far[:self.n * item_groups(rows)]
+        run_fills([fill_job(far, far.shape[0], 0)])
+        bounds = _cuda.to_device(np.array([delta, inf], dtype=dtype))
+        nearest = _cuda.to_device(np.array([inf, inf], dtype=dtype))
+        scattered = _cuda.to_device(np.zeros(2, dtype=np.uint8))
+        return (bounds, scattered, delta, nearest, far)
 
 
 @register("apsp", "task-parallel", "cuda", negative_weights=True, auto_rank=0, options=OPTIONS,
@@ -396,7 +619,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
           summary="many SSSP at once, vertex-major interleaved state, one thread per "
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
-                  launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None):
+                  launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None,
+                  frontier=True):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
     Called through :func:`warpath.multi_source` and :func:`warpath.apsp` on the GPU
@@ -422,6 +646,9 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
         Each row's tasks scattered in buckets of ``delta`` (non-negative weights).
     delta : number, optional
         The bucket width (default the mean weight).
+    frontier : bool
+        Rounds over a queue of (vertex, 32 rows) items with a word of lane bits each,
+        instead of a sweep of every task (:func:`_frontier_steps`).
 
     Returns
     -------
@@ -445,4 +672,4 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     """
     return solve(graph, sources, predecessors=predecessors, progress=progress, group=group,
                  launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
-                 delta=delta)
+                 delta=delta, frontier=frontier)

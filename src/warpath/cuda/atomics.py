@@ -94,6 +94,44 @@ else:
             cuda.atomic.or_(words, slot, total)
 
 
+if SIMULATOR:
+    @cuda.jit(device=True)
+    def take_lane(words, slot, lane):
+        """Whether bit ``lane`` of ``words[slot]`` is set, leaving the word cleared once every
+        lane of the warp has called it for the same slot.  Simulator (no warp barrier):
+        each lane clears its own bit atomically (see :func:`_demo_take`)."""
+        bit = words.dtype.type(1) << words.dtype.type(lane)
+        return (cuda.atomic.and_(words, slot, ~bit) & bit) != 0
+else:
+    @cuda.jit(device=True)
+    def take_lane(words, slot, lane):
+        """Whether bit ``lane`` of ``words[slot]`` is set, leaving the word cleared; every
+        lane of the warp calls it for the same slot (a frontier item's word of lanes,
+        read by the warp that expands the item): the lanes read, meet at a warp
+        barrier, and lane 0 stores the zero, instead of 32 atomics on one address.
+        Nothing else may write the word meanwhile.  See :func:`_demo_take`."""
+        word = words[slot]
+        cuda.syncwarp()
+        if cuda.laneid == 0:
+            words[slot] = 0
+        return ((word >> lane) & 1) != 0
+
+
+@cuda.jit
+def _demo_take(words, taken):
+    """Docstring example: each warp takes word ``warp`` of ``words``, a lane per bit.
+
+    >>> import numpy as np
+    >>> words = cuda.to_device(np.array([0b1010, 1 << 31], np.uint32))
+    >>> taken = cuda.to_device(np.zeros(64, np.bool_))
+    >>> _demo_take[2, 32](words, taken)
+    >>> np.flatnonzero(taken.copy_to_host()).tolist(), words.copy_to_host().tolist()
+    ([1, 3, 63], [0, 0])
+    """
+    thread = cuda.grid(1)
+    taken[thread] = take_lane(words, thread // 32, thread % 32)
+
+
 @cuda.jit
 def _demo_union(words, bits):
     """Docstring example: the OR of ``bits`` (one per thread) into ``words[0]``.

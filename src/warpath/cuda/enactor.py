@@ -165,7 +165,8 @@ def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fil
 
 
 def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
-          first_check: int = 1, every: int = 1, trace=None, counted: str | None = None):
+          first_check: int = 1, every: int = 1, trace=None, counted: str | None = None,
+          max_registers: int = 0):
     """Run rounds of ``steps`` on ``problem`` until one changes nothing.
 
     Parameters
@@ -188,6 +189,9 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     counted : str, optional
         The name under which ``stats`` reports the counter the steps keep themselves
         (slot :data:`~warpath.cuda.counters.COUNTED` of ``problem.counters``).
+    max_registers : int
+        Fast loop only: the persistent kernel's registers a thread, capped when > 0
+        (see :func:`persistent_kernel`).
 
     Returns
     -------
@@ -217,7 +221,7 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
         return {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
     jobs = problem.take_fills()   # the set-up, run by the kernel before round 0
     rounds = PersistentRounds(problem, steps, frontier=frontier, trace=trace, counted=counted,
-                              fills=len(jobs))
+                              fills=len(jobs), max_registers=max_registers)
     return rounds.run(state, jobs, tally, max_rounds)
 
 

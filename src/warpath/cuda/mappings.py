@@ -23,6 +23,9 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
 - :func:`tasks`: every (vertex, row) pair of a many-source problem, one thread
   each, vertex-major (Okuyama et al. section 5): the threads of a vertex's rows
   are neighbours and share each read of its arcs.
+- :func:`frontier_tasks`: the same tasks, but only those of a frontier queue of
+  *items*, an item being a vertex and a group of 32 rows (a warp: a lane per
+  row), so a round costs what its frontier holds, not n x rows threads.
 
 Examples
 --------
@@ -41,7 +44,10 @@ from numba import cuda
 
 from ..errors import OptionError
 
-KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks")
+KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks", "frontier-tasks")
+
+#: Rows of one :func:`frontier_tasks` item: a warp, a lane per row.
+ITEM_ROWS = 32
 
 #: H-BF section 5.2's virtual warps: 4 to 32 lanes a frontier vertex, sized every round.
 VIRTUAL_WARP_LANES = (4, 32)
@@ -106,6 +112,8 @@ class Mapping:
         --------
         >>> vertex_groups(2).items(11, 0, 1), tasks().items(10, 0, 32)
         (6, 320)
+        >>> frontier_tasks().items(10, 0, 40)   # two items a vertex, a warp each
+        640
         """
         if self.kind == "edges":
             return num_edges
@@ -113,6 +121,8 @@ class Mapping:
             return -(-num_vertices // self.per_thread)
         if self.kind == "tasks":
             return num_vertices * rows
+        if self.kind == "frontier-tasks":
+            return num_vertices * item_groups(rows) * ITEM_ROWS
         if self.balanced:  # the work is the arcs, dealt evenly
             return max(num_vertices, num_edges)
         return num_vertices * self.lanes[1]
@@ -222,6 +232,29 @@ def tasks() -> Mapping:
     'tasks'
     """
     return Mapping("tasks")
+
+
+def frontier_tasks() -> Mapping:
+    """The (vertex, row) tasks of a frontier queue of items, a warp per item.
+
+    Item ``i`` is vertex ``i // G`` with rows ``32 (i % G)`` to ``32 (i % G) + 31``
+    (the lanes past the last row idle), where ``G = item_groups(rows)``; a task's
+    vertex-major index ``v * rows + row`` is then ``32 i + lane`` whenever rows is
+    a multiple of 32.  The method's ``gather`` says which lanes of an item are
+    active (a word of lane bits per item, say), and its ``visit`` returns True
+    for the one relax that must put the head's item in the next frontier.
+
+    Examples
+    --------
+    >>> frontier_tasks().kind, item_groups(32), item_groups(33), item_groups(4)
+    ('frontier-tasks', 1, 2, 1)
+    """
+    return Mapping("frontier-tasks")
+
+
+def item_groups(rows: int) -> int:
+    """Items per vertex of a :func:`frontier_tasks` frontier of ``rows`` rows (see there)."""
+    return max(1, -(-int(rows) // ITEM_ROWS))
 
 
 @cuda.jit(device=True)

@@ -4,7 +4,8 @@ A GPU method supplies small device functions and the operators supply the
 loops around them (Gunrock's advance/filter, in numba):
 
 - :func:`advance` expands vertices (all arcs, all vertices, a frontier, or
-  many-source tasks, per the :class:`~warpath.cuda.mappings.Mapping`).  For
+  many-source tasks, all of them or a frontier's, per the
+  :class:`~warpath.cuda.mappings.Mapping`).  For
   each expanded vertex it calls ``gather(state, row, u, r) -> (active, du)``
   once (read u's distance, test and clear its flag ...), and for each arc
   ``u -> v`` of weight ``w`` (arc index ``e``) of an active vertex it calls
@@ -14,7 +15,8 @@ loops around them (Gunrock's advance/filter, in numba):
   every vertex; with ``output=QUEUE`` a ``True`` puts ``v`` in the next
   frontier (Harish's check kernel builds its mask this way).
 - :func:`filter_items` does the same over a queue the method keeps (its
-  ``items`` device function names the queue and may skip the step).
+  ``items`` device function names the queue and may skip the step), and
+  :func:`filter_indices` over a range of indices the method sizes each round.
 - :func:`compute` calls ``work(graph, state, v, r, conv) -> int`` on every
   vertex, for steps that walk arcs their own way (Safari's k-step waves); it
   returns the relax operations done.
@@ -52,7 +54,7 @@ from numba import cuda
 
 from .flags import mark_changed
 from .frontier import enqueue, enqueue_single
-from .mappings import Mapping, tasks, thread_per_vertex, virtual_warp_lanes
+from .mappings import ITEM_ROWS, Mapping, tasks, thread_per_vertex, virtual_warp_lanes
 
 #: ``output=`` of an operator: nothing, or the next frontier queue.
 NO_OUTPUT, QUEUE = 0, 1
@@ -177,6 +179,39 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
                     row -= rows
                     u += 1
             return count
+    elif kind == "frontier-tasks":
+        @cuda.jit(device=True)
+        def expand_row(graph, frontier, state, conv, row, u, groups, group, r):
+            """One lane of an item: its row's scatter over u's arcs; a True visit puts
+            the head's item (same group of rows) in the next frontier."""
+            count = 0
+            active, du = gather(state, row, u, r)
+            if active:
+                indptr, heads, weights = graph[0], graph[1], graph[2]
+                for e in range(indptr[u], indptr[u + 1]):
+                    v = heads[e]
+                    keep = visit(state, row, u, du, v, weights[e], e, r, conv)
+                    count += 1
+                    if queued:
+                        push(graph, frontier, v * groups + group, keep, r, 0, conv)
+            return count
+
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = 0
+            size = frontier[1][r % 3]
+            queue = frontier[0][r % 2]
+            groups = (rows + ITEM_ROWS - 1) // ITEM_ROWS
+            lane = thread % ITEM_ROWS
+            # a warp an item: every lane of a warp has the same trip count, so gather may
+            # synchronise the warp (to read and clear the item's word together)
+            for i in range(thread // ITEM_ROWS, size, stride // ITEM_ROWS):
+                item = queue[i]
+                u = item // groups
+                group = item - u * groups
+                count += expand_row(graph, frontier, state, conv, group * ITEM_ROWS + lane,
+                                    u, groups, group, r)
+            return count
     elif kind == "frontier":
         @cuda.jit(device=True)
         def in_warps(graph, frontier, state, conv, r, thread, stride):
@@ -221,8 +256,6 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
 
 #: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
 SWEEP_ARCS = 4
-
-
 @functools.lru_cache(maxsize=None)
 def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
           aggregated: bool = True) -> Operator:
@@ -421,6 +454,37 @@ def filter_items(items, apply, output: int = NO_OUTPUT, heavy_out: int = 0) -> O
         return 0
 
     return Operator(op, thread_per_vertex())
+
+
+@functools.lru_cache(maxsize=None)
+def filter_indices(count, apply, output: int = NO_OUTPUT) -> Operator:
+    """``apply`` on the indices 0, 1, ... of a range the method sizes each round: Gunrock's
+    filter over every item of a many-source frontier (a vertex and a group of rows), say.
+
+    ``count(graph, frontier, state, conv, r, thread) -> size`` (every thread must get
+    the same answer; 0 skips the step, and thread 0 may keep the step's books there);
+    ``apply(state, 0, i, r, conv) -> bool`` on each index, and with ``QUEUE`` the
+    ``True`` indices join the next frontier.  Its mapping is
+    :func:`~warpath.cuda.mappings.frontier_tasks`, so a grid sized for that advance is
+    not shrunk for it.  Returns an operator (relaxations: 0).
+    """
+    from .mappings import frontier_tasks
+
+    queued = output == QUEUE
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        size = count(graph, frontier, state, conv, r, thread)
+        for start in range(0, size, stride):  # one trip count per warp (enqueue)
+            i = start + thread
+            keep = False
+            if i < size:
+                keep = apply(state, 0, i, r, conv)
+            if queued:
+                push(graph, frontier, i, keep, r, 0, conv)
+        return 0
+
+    return Operator(op, frontier_tasks())
 
 
 @functools.lru_cache(maxsize=None)
