@@ -290,7 +290,8 @@ def part_multi(bench, args):
             f"{ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | {len(sources)} x "
             f"sssp(hbf) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",
             part="multi-variant", vertices=n, arcs=graph.num_edges, sources=len(sources),
-            options=options, launch_width=near.stats["launch_width"], seconds=near_s, rounds=near.stats["iterations"],
+            options=options, launch_width=near.stats["launch_width"], seconds=near_s,
+            rounds=near.stats["iterations"],
             relaxations=near.stats["relaxations"], singles_seconds=lazy_s,
             speedup=lazy_s / near_s, check=same)
 

@@ -242,6 +242,8 @@ def _kernels():
     global cuda
     from numba import cuda
 
+    from ..cuda.mappings import ITEM_ROWS
+
     @cuda.jit
     def start(d, masks, sources, inf):
         """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in round 0's set
@@ -300,8 +302,8 @@ def _kernels():
         """Each row's lane in its source's item of round 0's words."""
         row = cuda.grid(1)
         if row < sources.shape[0]:
-            bit = words.dtype.type(1) << words.dtype.type(row % 32)
-            cuda.atomic.or_(words, sources[row] * groups + row // 32, bit)
+            bit = words.dtype.type(1) << words.dtype.type(row % ITEM_ROWS)
+            cuda.atomic.or_(words, sources[row] * groups + row // ITEM_ROWS, bit)
 
     return start, distances, predecessors, start_items, mark_sources
 

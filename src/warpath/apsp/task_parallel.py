@@ -492,13 +492,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     if frontier:
         steps = _frontier_steps(bool(near_far))
         items = _ItemFrontier(dgraph, n, width)
+    elif near_far:
+        steps = _near_far_steps()
     if near_far:
-        if not frontier:
-            steps = _near_far_steps()
         step_of_delta = _delta_in(dtype, delta, path_length_bound(dgraph))
-        bounds_all = _cuda.device_array(width, dtype=dtype)
-        nearest_all = _cuda.device_array(width, dtype=dtype)
-        seen_all = _cuda.device_array(2 * width, dtype=np.uint8)
         # No negative cycle (non-negative weights): the bound only stops a runaway loop.
         max_rounds = min(n * (int(path_length_bound(dgraph) / float(step_of_delta)) + 2),
                          2**62)
@@ -513,15 +510,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         else:
             gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
             state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
-        if near_far and frontier:   # one bound for every row, first [0, delta)
-            state += items.near_far_state(rows, dtype, step_of_delta, problem.inf)
-        elif near_far:   # every row's first bucket is [0, delta)
-            bounds, seen = bounds_all[:rows], seen_all[:2 * rows]
-            nearest = nearest_all[:rows]
-            bounds.copy_to_device(np.full(rows, step_of_delta, dtype=dtype))
-            nearest.copy_to_device(np.full(rows, problem.inf, dtype=dtype))
-            seen.copy_to_device(np.zeros(2 * rows, dtype=np.uint8))
-            state += (bounds, seen, step_of_delta, nearest)
+        if near_far:   # the first bucket is [0, delta): one bound for all rows, or each row's
+            state += (items.near_far_state(rows, dtype, step_of_delta, problem.inf) if frontier
+                      else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
                                 frontier=items.pair if frontier else None,
                                 max_registers=FRONTIER_REGISTERS if frontier else 0)
@@ -540,6 +531,16 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier)}
     return out.matrix(sources, tally.as_stats(stats))
+
+
+def _row_buckets(rows: int, dtype, delta, inf) -> tuple:
+    """The sweep's near-far part of the state for a launch (:func:`_near_far_steps`):
+    every row's bound ``delta``, nothing scattered or waiting, no nearest waiting task."""
+    from numba import cuda as _cuda
+
+    return (_cuda.to_device(np.full(rows, delta, dtype=dtype)),
+            _cuda.to_device(np.zeros(2 * rows, dtype=np.uint8)), delta,
+            _cuda.to_device(np.full(rows, inf, dtype=dtype)))
 
 
 class _ItemFrontier:

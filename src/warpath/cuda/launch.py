@@ -260,7 +260,9 @@ def _same_scalar(item, was) -> bool:
     kind = type(item)
     if kind is not type(was) or kind not in _SCALAR_BITS or item != was:
         return False
-    return not item == 0 or kind not in _FLOATS or math.copysign(1.0, item) == math.copysign(1.0, was)
+    if item != 0 or kind not in _FLOATS:
+        return True
+    return math.copysign(1.0, item) == math.copysign(1.0, was)
 
 
 _FLOATS = (float, np.float32, np.float64)

@@ -256,6 +256,8 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
 
 #: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
 SWEEP_ARCS = 4
+
+
 @functools.lru_cache(maxsize=None)
 def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
           aggregated: bool = True) -> Operator:
