@@ -6,6 +6,7 @@
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py apsp  # many-source only
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py fill  # full-GPU grids
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py handover  # Dask rows
+    compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py near-far  # H-BF near-far
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -170,6 +171,21 @@ def check_handover():
     return int(not ok)
 
 
+def check_near_far() -> int:
+    """H-BF's near-far runs (a refill or an advance a round) on a grid and a power-law
+    graph, against scipy.  The failures."""
+    failures = 0
+    for g in (gen.grid(15, 15, seed=9), gen.power_law(300, 3, 30, seed=10)):
+        for method, options in NEAR_FAR_RUNS:
+            bound = options.get("limit", np.inf)
+            ref = csgraph.dijkstra(g.to_scipy(), indices=0, limit=bound)
+            r = warpath.sssp(g, 0, method=method, device="cuda", **options)
+            ok = np.allclose(r.distances, ref, rtol=1e-6)
+            failures += not ok
+            print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
+    return failures
+
+
 def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
@@ -190,6 +206,10 @@ def main(argv):
         failures = check_handover()
         print("failures:", failures)
         return 1 if failures else 0
+    if argv[1:] == ["near-far"]:
+        failures = check_near_far()
+        print("failures:", failures)
+        return 1 if failures else 0
     if argv[1:] == ["bfs"]:
         failures = check_bfs(bfs_graphs)
         print("failures:", failures)
@@ -208,14 +228,7 @@ def main(argv):
                 len(r.path(t)) > 0 for t in np.flatnonzero(np.isfinite(ref)))
             failures += not ok
             print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
-    for g in (gen.grid(15, 15, seed=9), gen.power_law(300, 3, 30, seed=10)):
-        for method, options in NEAR_FAR_RUNS:
-            bound = options.get("limit", np.inf)
-            ref = csgraph.dijkstra(g.to_scipy(), indices=0, limit=bound)
-            r = warpath.sssp(g, 0, method=method, device="cuda", **options)
-            ok = np.allclose(r.distances, ref, rtol=1e-6)
-            failures += not ok
-            print(g.num_vertices, method, options, "ok" if ok else "WRONG", flush=True)
+    failures += check_near_far()
     # A wider graph, for rounds of many chunks (every frontier is block-balanced here: see main).
     wide = gen.rmat(11, 16, seed=12)
     ref = csgraph.dijkstra(wide.to_scipy(), indices=0)

@@ -3,6 +3,7 @@
     python bench/gpu_sssp_split.py                                  # issue 11's graphs
     python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf hbf:dense=0.02 edge-bf
     python bench/gpu_sssp_split.py --src /path/to/old/src ...       # another tree, same run
+    python bench/gpu_sssp_split.py --graphs usa-road-ne --methods hbf hbf:lookahead=2
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
 
 Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
@@ -35,7 +36,28 @@ GRAPHS = {
     "flickr-like": lambda gen: gen.power_law(820_000, 12, 100_000, seed=1),
     "random-2m-32m": lambda gen: gen.random(2_000_000, 32_000_000, seed=1),
     "cal-grid": lambda gen: gen.grid(1378, 1378, seed=1),
+    "usa-road-ny": lambda gen: road("NY"),
+    "usa-road-ne": lambda gen: road("NE"),
+    "usa-road-nw": lambda gen: road("NW"),
 }
+#: Where the DIMACS road networks are looked for (the team's datasets, or a copy
+#: carried to the GPU machine); override with WARPATH_DATASETS.
+DATASETS = ("../shared/datasets", ".carry/datasets")
+
+
+def road(name: str):
+    """A DIMACS road network with weights as the benchmark suites give it: seeded uniform
+    integers in [1, 1000] (seed 1), since the shared copies have none."""
+    import pathlib
+
+    import warpath
+
+    folders = [os.environ.get("WARPATH_DATASETS", ""), *DATASETS]
+    for folder in filter(None, folders):
+        path = pathlib.Path(folder) / f"USA-road-{name}.pace16.gr.xz"
+        if path.is_file():
+            return warpath.read(path).with_random_weights(1, 1000, seed=1)
+    raise SystemExit(f"USA-road-{name}.pace16.gr.xz is in none of {folders}")
 TINY = {name: (lambda gen: gen.rmat(7, 8, seed=1)) for name in GRAPHS}
 
 
@@ -108,6 +130,29 @@ class KernelClock:
         return [cuda.event_elapsed_time(a, b) for a, b in self.spans]
 
 
+def tight_tree(graph, source, result) -> bool:
+    """Whether every reached vertex but the source has a predecessor over a tight arc
+    (a tree when weights are positive), and the others none.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [1, 5, 1])
+    >>> tight_tree(g, 0, warpath.sssp(g, 0, method="dijkstra", device="cpu"))
+    True
+    """
+    d, pred = result.distances, result.predecessors
+    n = graph.num_vertices
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(graph.indptr))
+    heads = np.asarray(graph.indices, dtype=np.int64)
+    tight = d[tails] + graph.weights == d[heads]
+    keys = tails[tight] * n + heads[tight]
+    reached = np.isfinite(d)
+    reached[source] = False
+    chosen = pred[reached].astype(np.int64) * n + np.flatnonzero(reached)
+    return bool(np.isin(chosen, keys).all() and (pred[~reached] == -1).all())
+
+
 def time_query(run, simulated: bool) -> tuple:
     """``(whole ms, host ms, result)`` of ``run()``: CUDA events around it on a GPU."""
     if simulated:
@@ -144,6 +189,8 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
 
         checked = bool(np.array_equal(first.distances,
                                       csgraph.dijkstra(graph.to_scipy(), indices=sources[0])))
+        if predecessors:
+            checked = checked and tight_tree(graph, sources[0], first)
     rows = []
     for source in sources:
         for _ in range(queries):

@@ -28,3 +28,20 @@ def test_a_tiny_run_prints_every_method_checked(split, capsys):
     lines = [line for line in capsys.readouterr().out.splitlines() if "whole" in line]
     assert len(lines) == 3 and all(line.endswith("ok") for line in lines)
     assert "dense rounds 0" not in lines[1]   # the sweeping rounds happened
+
+
+def test_the_check_fails_a_predecessor_over_a_loose_arc(split):
+    import warpath
+
+    g = warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [1, 5, 1])
+    good = warpath.sssp(g, 0, method="dijkstra", device="cpu")
+    assert split.tight_tree(g, 0, good)
+    good.predecessors[2] = 0   # the arc 0 -> 2 (5) is not tight: d[2] = 2
+    assert not split.tight_tree(g, 0, good)
+
+
+def test_a_missing_road_network_is_a_clear_stop(split, monkeypatch, tmp_path):
+    monkeypatch.setattr(split, "DATASETS", (str(tmp_path),))
+    monkeypatch.delenv("WARPATH_DATASETS", raising=False)
+    with pytest.raises(SystemExit, match="USA-road-NY.pace16.gr.xz is in none of"):
+        split.road("NY")

@@ -109,6 +109,24 @@ def assert_matches_reference(g, source, result):
     assert stats["device"] == "cuda" and stats["launches"] >= 1 and stats["host_syncs"] >= 1
 
 
+def assert_tight_predecessors(g, source, result):
+    """Distances equal scipy's and each reached vertex's predecessor is the tail of a tight
+    arc into it (a shortest-path tree when weights are positive); vectorised, for graphs
+    too large to walk every path in Python."""
+    expected = reference(g, source)
+    np.testing.assert_array_equal(result.distances, expected)
+    d, pred = result.distances, result.predecessors
+    n = g.num_vertices
+    tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(g.indptr))
+    heads = np.asarray(g.indices, dtype=np.int64)
+    tight = d[tails] + g.weights == d[heads]
+    reached = np.isfinite(d)
+    reached[source] = False
+    chosen = pred[reached].astype(np.int64) * n + np.flatnonzero(reached)
+    assert np.isin(chosen, tails[tight] * n + heads[tight]).all()
+    assert (pred[~reached] == -1).all()
+
+
 def assert_negative_cycle(g, error):
     """The error carries a real cycle of negative total weight."""
     cycle = error.cycle

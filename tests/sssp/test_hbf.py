@@ -14,7 +14,8 @@ import scipy.sparse.csgraph as csgraph
 
 import warpath
 from sssp._gpu_reference import (assert_matches_reference, assert_negative_cycle,
-                                 negative_cycle_graphs, small_graphs)
+                                 assert_tight_predecessors, negative_cycle_graphs,
+                                 small_graphs)
 from warpath import generators as gen
 from warpath.sssp.hbf import DIRECT, NORMAL, SKIP, arc_classes
 
@@ -261,3 +262,16 @@ def test_real_graphs_on_gpu(datasets_dir, name):
         got = warpath.sssp(g, source, method="hbf", device="cuda")
         np.testing.assert_array_equal(got.distances,
                                       csgraph.dijkstra(g.to_scipy(), indices=source))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["NY", "BAY", "COL"])
+def test_dimacs_road_networks_on_gpu(datasets_dir, name):
+    """The papers' road networks (seeded weights in [1, 1000], as the benchmarks give them):
+    near-far by default, every answer equal to scipy's."""
+    g = warpath.read(os.path.join(datasets_dir, f"USA-road-{name}.pace16.gr.xz"))
+    g = g.with_random_weights(1, 1000, seed=1)
+    for source in (0, g.num_vertices // 2):
+        got = warpath.sssp(g, source, method="hbf", device="cuda")
+        assert got.stats["near_far"] is True
+        assert_tight_predecessors(g, source, got)

@@ -154,7 +154,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     from ..cuda.direction import either
     from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
     from ..cuda.mappings import frontier, thread_per_edge
-    from ..cuda.operators import QUEUE, advance, filter_items, filter_vertices, sweep
+    from ..cuda.operators import (QUEUE, Operator, advance, filter_items, filter_vertices,
+                                  sweep)
     from ..cuda.packing import codec
 
     packed = packing is not None
@@ -178,16 +179,15 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         return state[0][v]
 
     @cuda.jit(device=True)
-    def near_or_far(state, v, candidate, keep, r, conv):
-        """Near-far: a vertex lowered beyond this bucket goes to the far pile (once per
-        bucket), not to the next frontier; that is a change too."""
+    def near_or_far(state, v, candidate, keep, r, conv, bucket):
+        """Near-far: a vertex lowered beyond this round's ``bucket`` goes to the far pile
+        (once per bucket), not to the next frontier; that is a change too."""
         if not near_far or not keep:
             return keep
-        bucket = state[6][(r + 1) % 3, 0]  # this round's bucket, set by the refill step
         if candidate < (bucket + 1) * state[10]:
             return True
         if cuda.atomic.max(state[9], v, bucket) < bucket:
-            park(state, v, candidate, state[6][(r + 1) % 3, 1])
+            park(state, v, candidate, state[6][r % 3, 1])
         mark_changed(conv, r)
         return False
 
@@ -204,23 +204,52 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         return max(state[6][r % 3, 0] + 1, state[11][state[6][r % 3, 1] % 3])
 
     @cuda.jit(device=True)
+    def pile_size(state, r):
+        """How many vertices wait in round r's far pile."""
+        return state[8][state[6][r % 3, 1] % 3]
+
+    @cuda.jit(device=True)
+    def refill_round(graph, frontier, state, r, thread):
+        """Whether round r refills: its frontier is empty and the far pile is not.  Such a
+        round expands nothing, so a round is a refill or an advance (one grid barrier)."""
+        # the frontier first: a round that has one (most) waits for one load, not three
+        return frontier[1][r % 3] + frontier[3][r % 3] == 0 and pile_size(state, r) > 0
+
+    def keeping_books(advancing):
+        """``advancing``, with the grid's last thread keeping the books of a round that
+        does not refill: the same bucket and pile for round r + 1 (:func:`far_pile` moves
+        them on in a refill round), and the round marked changed while the far pile holds
+        vertices.  The last thread, since a small frontier's vertices go to the first
+        threads: the books' four loads stay off the path of the round's work."""
+        expand = advancing.device
+
+        @cuda.jit(device=True)
+        def op(graph, frontier, state, conv, rows, r, thread, stride):
+            count = expand(graph, frontier, state, conv, rows, r, thread, stride)
+            if thread == stride - 1:
+                buckets = state[6]
+                buckets[(r + 1) % 3, 0] = buckets[r % 3, 0]
+                buckets[(r + 1) % 3, 1] = buckets[r % 3, 1]
+                if pile_size(state, r) > 0:
+                    conv[r % 3] = 1  # work still waits in the far pile: not converged
+            return count
+
+        return Operator(op, advancing.mapping)
+
+    @cuda.jit(device=True)
     def far_pile(graph, frontier, state, conv, r, thread):
-        """Near-far refill: when this round's frontier is empty, the far pile of the
-        current bucket is re-examined for the next bucket; thread 0 keeps the books."""
+        """Near-far refill (a round whose frontier is empty): the far pile of the current
+        bucket is re-examined for the next bucket; thread 0 keeps the books."""
         buckets, counts = state[6], state[8]
-        bucket = buckets[r % 3, 0]
         pile = buckets[r % 3, 1]
         size = counts[pile % 3]
-        refill = size > 0 and frontier[1][r % 3] + frontier[3][r % 3] == 0
         if thread == 0:
-            buckets[(r + 1) % 3, 0] = next_bucket(state, r) if refill else bucket
-            buckets[(r + 1) % 3, 1] = pile + 1 if refill else pile
-            if refill:
-                counts[(pile + 2) % 3] = 0  # the pile before this one: free for the next
-                state[11][(pile + 2) % 3] = NO_BUCKET
-            if size > 0:
-                conv[r % 3] = 1  # work still waits in the far pile: not converged
-        return state[7][pile % 2], size if refill else 0
+            buckets[(r + 1) % 3, 0] = next_bucket(state, r)
+            buckets[(r + 1) % 3, 1] = pile + 1
+            counts[(pile + 2) % 3] = 0  # the pile before this one: free for the next
+            state[11][(pile + 2) % 3] = NO_BUCKET
+            conv[r % 3] = 1  # work waited in the far pile: not converged
+        return state[7][pile % 2], size
 
     @cuda.jit(device=True)
     def promote(state, row, v, r, conv):
@@ -237,8 +266,12 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
 
     @cuda.jit(device=True)
     def relax(state, row, u, du, v, w, e, r, conv):
-        """Alg. 4 then Alg. 6: classified arcs, else an atomic relax with duplicate removal."""
-        return near_or_far(state, v, du + w, relax_arc(state, u, du, v, w, e, r, conv), r, conv)
+        """Alg. 4 then Alg. 6: classified arcs, else an atomic relax with duplicate removal.
+        Near-far's bucket is read before the relax, so that its load waits beside the
+        relax's, not after it."""
+        bucket = state[6][r % 3, 0] if near_far else 0  # no refill this round: its bucket
+        keep = relax_arc(state, u, du, v, w, e, r, conv)
+        return near_or_far(state, v, du + w, keep, r, conv, bucket)
 
     @cuda.jit(device=True)
     def relax_arc(state, u, du, v, w, e, r, conv):
@@ -261,8 +294,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
                     return False
                 info[v] = key
                 return True
-            if key >= info[v]:  # the cheap read first: most relax tests fail
-                return False
+            if not near_far and key >= info[v]:  # the cheap read first: most tests fail
+                return False  # (near-far's small rounds wait on latency: no read first)
             old = cuda.atomic.min(info, v, key)
             if not dedup:
                 return unpack(state, old) > candidate
@@ -331,7 +364,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
                                                   aggregated))
     round_step = [queued]
     if near_far:
-        round_step.insert(0, filter_items(far_pile, promote, QUEUE, heavy))
+        round_step = [either(refill_round, keeping_books(queued),
+                             filter_items(far_pile, promote, QUEUE, heavy))]
     sinks = advance(thread_per_edge(), sink_tail, relax_sink)
     unpacking = filter_vertices(unpack_distance)
     return tuple(round_step), sinks, unpacking
@@ -379,7 +413,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
         an average degree below 5 (road-like graphs, where plain Bellman-Ford
         relaxes each arc dozens of times).
     delta : number, optional
-        The bucket width for ``near_far``; default 32 x mean weight / average degree.
+        The bucket width for ``near_far``; default 64 x mean weight / average degree.
     dense : bool or float
         Beyond the paper, as direction-optimizing BFS does with its pulls: a round whose
         frontier holds more than this share of the vertices (``True``: :data:`DENSE`)
@@ -492,7 +526,7 @@ def _near_far_choice(dgraph, near_far, delta):
     >>> from warpath.cuda.device_graph import device_graph
     >>> _near_far_choice(device_graph(warpath.generators.ring(4, seed=0, weights=None)),
     ...                  None, None)
-    (True, 32.0)
+    (True, 64.0)
     """
     usable = dgraph.min_weight >= 0 and dgraph.max_abs_weight > 0
     if near_far is None:
@@ -509,13 +543,15 @@ def _near_far_choice(dgraph, near_far, delta):
 
 
 def _default_delta(dgraph) -> float:
-    """32 x mean weight / average degree (the bucket width near-far uses by default)."""
+    """64 x mean weight / average degree (the bucket width near-far uses by default: on
+    the H100, 10-12% faster than 32 x on a road grid and on the NE and NW road networks,
+    ``docs/performance.md``)."""
     from ..negative_cycles import host_graph
 
     host = host_graph(dgraph)
     mean = float(np.mean(host.weights)) if host.num_edges else 1.0
     degree = max(host.num_edges / max(host.num_vertices, 1), 1.0)
-    return 32.0 * mean / degree
+    return 64.0 * mean / degree
 
 
 def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:
