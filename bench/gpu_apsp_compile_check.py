@@ -27,6 +27,21 @@ def _compile(kernel, args):
     cuda.compile_ptx(kernel.py_func, tuple(typeof(a) for a in args), cc=CC)
 
 
+def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag):
+    """The frontier form's rounds (items of 8 and 32 rows, near-far off and on)."""
+    items = np.int64(N * 4)
+    for item_rows in (8, 32):
+        for near_far in (False, True):
+            state = (d, words, rows, items, inf, inf, np.int64(1))
+            if near_far:
+                state += (np.zeros(2, dtype), np.zeros(2, np.uint8), dtype(1),
+                          np.zeros(2, dtype), np.zeros(N * 4, np.uint32))
+            compile_steps(f"task-parallel frontier form, {item_rows} rows an item, near_far="
+                          f"{near_far}, {tag}",
+                          task_parallel._frontier_steps(near_far, item_rows), state, False,
+                          index)
+
+
 def main():
     _dispatcher.get_current_device = lambda: _SM90()
     from warpath.apsp import gpu_johnson, gpu_predecessors, gpu_rows, task_parallel
@@ -52,8 +67,13 @@ def main():
                           False, index)
             compile_steps(f"tight-arc search, {tag}", [tree], (d, masks, rows, tasks, inf, pred), False,
                           index)
-            start, distances, predecessors = gpu_rows._kernels()
+            start, distances, predecessors, start_items, mark_sources = gpu_rows._kernels()
             _compile(start, (d, masks, sources, inf))
+            words = np.zeros(2 * N * 4, np.uint32)
+            _compile(start_items, (d, words, sources, inf))
+            _compile(mark_sources, (words, sources, np.int64(4), np.int64(8)))
+            if index is np.int32 and dtype in (np.int32, np.float64):
+                compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
             for out in (np.zeros((4, N), dtype), np.zeros((4, N), np.int64)):
                 _compile(distances, (d, out, sources, inf, out[0, 0], d[:N], True))
             for out in (np.zeros((4, N), np.int64), np.zeros((4, N), index)):   # host, device

@@ -135,6 +135,7 @@ def test_a_device_graph_is_taken_as_it_is():
     ({"loop": "host"}, "loop must be one of"),
     ({"deliver": "disk"}, "deliver must be one of"),
     ({"k": 3}, "has no option k"),
+    ({"item_rows": 12}, "item_rows must be one of"),
 ])
 def test_bad_options_are_refused_by_name(options, message):
     with pytest.raises(warpath.OptionError, match=message):
@@ -298,6 +299,31 @@ def test_the_frontier_with_two_items_a_vertex(near_far):
     np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
 
 
+@pytest.mark.parametrize("item_rows", [8, 16])
+@pytest.mark.parametrize("near_far", [False, True])
+def test_narrower_items_give_the_same_rows(item_rows, near_far):
+    # 20 rows: items of 8 rows make three a vertex (the last with 4 idle lanes), of 16 two
+    graph = gen.random(30, 120, seed=14)
+    sources = [(7 * i) % 30 for i in range(20)]
+    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  group=20, near_far=near_far, item_rows=item_rows)
+    assert matrix.stats["item_rows"] == item_rows and matrix.stats["batches"] == 1
+    assert_rows(graph, matrix)
+    wide = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                group=20, near_far=near_far, predecessors=False)
+    assert wide.stats["item_rows"] == 32
+    np.testing.assert_array_equal(matrix.distances, wide.distances)
+
+
+def test_narrower_items_in_johnson_and_several_launches():
+    graph = gen.with_negative_weights(gen.grid(5, 5, seed=15), seed=16)
+    sources = np.arange(0, 25, 2)
+    matrix = warpath.multi_source(graph, sources, method="johnson", device="cuda",
+                                  item_rows=8, predecessors=False, **SMALL_BATCHES)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+    assert matrix.stats["item_rows"] == 8 and matrix.stats["batches"] > 1
+
+
 def test_the_sweeps_near_far_keeps_a_bound_per_row():
     graph = gen.random(40, 200, seed=12)
     sources = np.arange(0, 40, 4)
@@ -328,7 +354,8 @@ def test_both_forms_on_larger_graphs_on_the_gpu():
         sources = np.arange(0, graph.num_vertices, 17)
         expected = scipy_rows(graph, sources)
         for options in ({"frontier": False}, {}, {"near_far": True},
-                        {"near_far": True, "delta": 3}, {"launch_groups": 3}):
+                        {"near_far": True, "delta": 3}, {"launch_groups": 3},
+                        {"item_rows": 8}, {"item_rows": 16, "near_far": True}):
             matrix = warpath.multi_source(graph, sources, method="task-parallel",
                                           device="cuda", predecessors=False, **options)
             np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))

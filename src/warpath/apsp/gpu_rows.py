@@ -242,8 +242,6 @@ def _kernels():
     global cuda
     from numba import cuda
 
-    from ..cuda.mappings import ITEM_ROWS
-
     @cuda.jit
     def start(d, masks, sources, inf):
         """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in round 0's set
@@ -298,24 +296,25 @@ def _kernels():
             words[i] = 0
 
     @cuda.jit
-    def mark_sources(words, sources, groups):
-        """Each row's lane in its source's item of round 0's words."""
+    def mark_sources(words, sources, groups, item_rows):
+        """Each row's lane in its source's item of round 0's words (``item_rows`` rows an
+        item)."""
         row = cuda.grid(1)
         if row < sources.shape[0]:
-            bit = words.dtype.type(1) << words.dtype.type(row % ITEM_ROWS)
-            cuda.atomic.or_(words, sources[row] * groups + row // ITEM_ROWS, bit)
+            bit = words.dtype.type(1) << words.dtype.type(row % item_rows)
+            cuda.atomic.or_(words, sources[row] * groups + row // item_rows, bit)
 
     return start, distances, predecessors, start_items, mark_sources
 
 
-def start_items(d, words, sources, host_sources, inf, queue, tally) -> None:
+def start_items(d, words, sources, host_sources, inf, queue, tally, item_rows: int = 32) -> None:
     """Start a launch of the frontier form: distances as :func:`start_rows`, round 0's
     words of lanes holding each row's source, and ``queue`` (a
     :class:`~warpath.cuda.frontier.FrontierQueue` of items) holding the sources' items.
 
-    ``words`` holds both rounds' words, ``2 n G`` of them (G items a vertex,
-    :func:`~warpath.cuda.mappings.item_groups`); ``host_sources`` is ``sources`` on the
-    host (the queue's items are made there: at most one per row).
+    ``words`` holds both rounds' words, ``2 n G`` of them (G items of ``item_rows`` rows
+    a vertex, :func:`~warpath.cuda.mappings.item_groups`); ``host_sources`` is
+    ``sources`` on the host (the queue's items are made there: at most one per row).
 
     Examples
     --------
@@ -330,16 +329,21 @@ def start_items(d, words, sources, host_sources, inf, queue, tally) -> None:
     ([9, 0, 9, 9, 0, 9], [2, 0, 1, 0, 0, 0])
     >>> queue.counts.copy_to_host().tolist(), queue.queues.copy_to_host()[0, :2].tolist()
     ([2, 0, 0], [0, 2])
+    >>> rows = np.array([2, 0, 0, 0, 0, 0, 0, 0, 1])   # 9 rows of 8 a item: 2 a vertex
+    >>> d, words = nb.device_array(27, np.int32), nb.device_array(12, np.uint32)
+    >>> start_items(d, words, nb.to_device(rows), rows, np.int32(9), queue, RunTally(), 8)
+    >>> words.copy_to_host().tolist()[:6], queue.queues.copy_to_host()[0, :3].tolist()
+    ([254, 0, 0, 1, 1, 0], [0, 3, 4])
     """
-    from ..cuda.mappings import ITEM_ROWS, item_groups
+    from ..cuda.mappings import item_groups
     from ..cuda.runtime import THREADS, blocks_for
 
     kernels = _kernels()
     rows = host_sources.shape[0]
-    groups = item_groups(rows)
+    groups = item_groups(rows, item_rows)
     kernels[3][blocks_for(max(d.shape[0], words.shape[0])), THREADS](d, words, sources, inf)
-    kernels[4][blocks_for(rows), THREADS](words, sources, np.int64(groups))
-    items = np.unique(host_sources * groups + np.arange(rows) // ITEM_ROWS)
+    kernels[4][blocks_for(rows), THREADS](words, sources, np.int64(groups), np.int64(item_rows))
+    items = np.unique(host_sources * groups + np.arange(rows) // item_rows)
     queue.queues[0, :items.shape[0]].copy_to_device(items.astype(queue.queues.dtype))
     queue.counts.copy_to_device(np.array([items.shape[0], 0, 0], dtype=np.int64))
     tally.launch(2)

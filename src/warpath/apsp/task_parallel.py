@@ -63,7 +63,8 @@ from .gpu_rows import GROUP, gpu_memory
 cuda = None
 
 #: The options of the registered method (johnson on the GPU takes them too).
-OPTIONS = ("group", "launch_groups", "loop", "deliver", "near_far", "delta", "frontier")
+OPTIONS = ("group", "launch_groups", "loop", "deliver", "near_far", "delta", "frontier",
+           "item_rows")
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,11 +178,12 @@ FRONTIER_REGISTERS = 40
 
 
 @functools.lru_cache(maxsize=None)
-def _frontier_steps(near_far: bool):
+def _frontier_steps(near_far: bool, item_rows: int = 32):
     """A round over a frontier of items instead of every task (``frontier=True``).
 
-    An item is a vertex and a group of 32 rows (:func:`~warpath.cuda.mappings.frontier_tasks`):
-    a warp expands it, a lane per row.  Instead of a mask byte per task, M is a word of
+    An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
+    or two items to a warp, :func:`~warpath.cuda.mappings.frontier_tasks`): as many
+    lanes expand it, a lane per row.  Instead of a mask byte per task, M is a word of
     lane bits per item, two of them (this round's, the next round's), and the frontier
     queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
     sets lane s of v's item in the next round's words, and the one call that makes the
@@ -211,12 +213,15 @@ def _frontier_steps(near_far: bool):
 
     from ..cuda.atomics import relax_min, take_lane
     from ..cuda.flags import mark_changed
-    from ..cuda.mappings import ITEM_ROWS, frontier_tasks
+    from ..cuda.mappings import frontier_tasks
     from ..cuda.operators import QUEUE, advance, filter_indices
+
+    width = item_rows
+    mapping = frontier_tasks(width)
 
     @cuda.jit(device=True)
     def lane_bit(words, row):
-        return words.dtype.type(1) << words.dtype.type(row % ITEM_ROWS)
+        return words.dtype.type(1) << words.dtype.type(row % width)
 
     @cuda.jit(device=True)
     def join_next(state, item, row, r):
@@ -242,8 +247,8 @@ def _frontier_steps(near_far: bool):
     def in_item(state, row, u, r):
         """Fig. 9 line 8: lane ``row`` of u's item leaves M and scatters (near-far: if
         below the bound, else it waits in the far pile)."""
-        item = u * state[6] + row // ITEM_ROWS
-        if not take_lane(state[1], (r & 1) * state[3] + item, row % ITEM_ROWS):
+        item = u * state[6] + row // width
+        if not take_lane(state[1], (r & 1) * state[3] + item, row % width, width):
             return False, state[4]
         du = state[0][u * state[2] + row]
         if near_far:
@@ -260,7 +265,7 @@ def _frontier_steps(near_far: bool):
         candidate = du + w
         if not relax_min(state[0], v * state[2] + row, candidate, state[5], conv):
             return False
-        item = v * state[6] + row // ITEM_ROWS
+        item = v * state[6] + row // width
         if near_far and candidate >= state[7][r & 1]:
             wait(state, item, row, candidate, r)
             return False
@@ -298,7 +303,7 @@ def _frontier_steps(near_far: bool):
         state[1][((r + 1) & 1) * state[3] + item] = lanes
         return True
 
-    relax = advance(frontier_tasks(), in_item, scatter, QUEUE)
+    relax = advance(mapping, in_item, scatter, QUEUE)
     return [relax, filter_indices(far_items, from_far, QUEUE)] if near_far else [relax]
 
 
@@ -369,8 +374,8 @@ def _mean_weight(dgraph) -> float:
 
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
-          loop="fast", deliver="auto", near_far=False, delta=None, frontier=True, dtype=None,
-          out_dtype=None, potentials=None):
+          loop="fast", deliver="auto", near_far=False, delta=None, frontier=True, item_rows=32,
+          dtype=None, out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
 
@@ -400,6 +405,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     frontier : bool
         Rounds over a frontier of (vertex, 32 rows) items instead of every task
         (:func:`_frontier_steps`); with ``near_far`` the rows share one bound.
+    item_rows : {32, 16, 8}
+        ``frontier`` only: rows an item (a warp, half, a quarter): narrower items put
+        more of a warp's lanes on rows that have work (on random(1M, 6M) about 1.5 of an
+        item's 32 rows are active in a round), at the price of more items to queue.
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -443,6 +452,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     from ..cuda.counters import RunTally
     from ..cuda.device_graph import device_graph
     from ..cuda.enactor import check_loop, enact
+    from ..cuda.mappings import frontier_tasks
     from ..cuda.predecessors import _strictly_increasing
     from ..cuda.problem import DEVICE_INTEGER_TYPES, Problem
     from ..dtypes import distance_dtype, path_length_bound
@@ -454,6 +464,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
 
     check_loop(loop)
     gpu_rows.check_group_options(group, launch_groups, deliver)
+    frontier_tasks(item_rows)   # checks the width before any work
     dgraph = device_graph(graph)
     if near_far:
         delta = bucket_width(dgraph, delta)
@@ -479,7 +490,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     out = gpu_rows.Destination(where, k, n, out_dtype, index, predecessors)
     width = gpu_rows.launch_width(
         n, k, group=group, launch_groups=launch_groups, pair_bytes=out.pair_bytes(dtype, index),
-        state_bytes=dtype.itemsize + (1 if frontier else gpu_rows.MASK_BYTES),
+        # the frontier form's three uint32 words of lanes an item: 12 bytes an item's rows
+        state_bytes=dtype.itemsize + (-(-12 // int(item_rows)) if frontier
+                                      else gpu_rows.MASK_BYTES),
         free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes())
     out.stage(width)
     d_all = _cuda.device_array(n * width, dtype=dtype)
@@ -490,8 +503,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     totals = {"iterations": 0, "relaxations": 0}
     steps, max_rounds, items = [_round_step()], None, None
     if frontier:
-        steps = _frontier_steps(bool(near_far))
-        items = _ItemFrontier(dgraph, n, width)
+        steps = _frontier_steps(bool(near_far), int(item_rows))
+        items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
         steps = _near_far_steps()
     if near_far:
@@ -529,7 +542,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
             progress(start + rows, k)
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
-             "frontier": bool(frontier)}
+             "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None}
     return out.matrix(sources, tally.as_stats(stats))
 
 
@@ -565,14 +578,15 @@ class _ItemFrontier:
     ([2, 3], 1)
     """
 
-    def __init__(self, dgraph, n: int, width: int):
+    def __init__(self, dgraph, n: int, width: int, item_rows: int = 32):
         from numba import cuda as _cuda
 
         from ..cuda.frontier import FrontierQueue
         from ..cuda.mappings import item_groups
         from ..cuda.problem import FrontierPair, stand_in_queue
 
-        capacity = n * item_groups(width)
+        self.item_rows = item_rows
+        capacity = n * item_groups(width, item_rows)
         self.words = _cuda.device_array(2 * capacity, dtype=np.uint32)
         index = np.int32 if capacity < 2**31 else np.int64
         self.pair = FrontierPair(FrontierQueue(capacity, index),
@@ -586,10 +600,10 @@ class _ItemFrontier:
         from ..cuda.mappings import item_groups
         from . import gpu_rows
 
-        groups = item_groups(batch.shape[0])
+        groups = item_groups(batch.shape[0], self.item_rows)
         words = self.words[:2 * self.n * groups]
         gpu_rows.start_items(d, words, on_device, batch, problem.inf, self.pair.light,
-                             problem.tally)
+                             problem.tally, self.item_rows)
         return (d, words, np.int64(batch.shape[0]), np.int64(self.n * groups), problem.inf,
                 problem.floor, np.int64(groups))
 
@@ -603,7 +617,7 @@ class _ItemFrontier:
 
         if self._far is None:
             self._far = _cuda.device_array(self.words.shape[0] // 2, dtype=np.uint32)
-        far = self._far[:self.n * item_groups(rows)]
+        far = self._far[:self.n * item_groups(rows, self.item_rows)]
         run_fills([fill_job(far, far.shape[0], 0)])
         bounds = _cuda.to_device(np.array([delta, inf], dtype=dtype))
         nearest = _cuda.to_device(np.array([inf, inf], dtype=dtype))
@@ -621,7 +635,7 @@ class _ItemFrontier:
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
                   launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None,
-                  frontier=True):
+                  frontier=True, item_rows=32):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
     Called through :func:`warpath.multi_source` and :func:`warpath.apsp` on the GPU
@@ -650,6 +664,8 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     frontier : bool
         Rounds over a queue of (vertex, 32 rows) items with a word of lane bits each,
         instead of a sweep of every task (:func:`_frontier_steps`).
+    item_rows : {32, 16, 8}
+        The frontier form's rows an item (a warp, or two or four items a warp).
 
     Returns
     -------
@@ -673,4 +689,4 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     """
     return solve(graph, sources, predecessors=predecessors, progress=progress, group=group,
                  launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
-                 delta=delta, frontier=frontier)
+                 delta=delta, frontier=frontier, item_rows=item_rows)

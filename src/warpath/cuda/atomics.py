@@ -96,40 +96,53 @@ else:
 
 if SIMULATOR:
     @cuda.jit(device=True)
-    def take_lane(words, slot, lane):
+    def take_lane(words, slot, lane, width):
         """Whether bit ``lane`` of ``words[slot]`` is set, leaving the word cleared once every
-        lane of the warp has called it for the same slot.  Simulator (no warp barrier):
+        lane of the group has called it for the same slot.  Simulator (no warp barrier):
         each lane clears its own bit atomically (see :func:`_demo_take`)."""
         bit = words.dtype.type(1) << words.dtype.type(lane)
         return (cuda.atomic.and_(words, slot, ~bit) & bit) != 0
 else:
     @cuda.jit(device=True)
-    def take_lane(words, slot, lane):
-        """Whether bit ``lane`` of ``words[slot]`` is set, leaving the word cleared; every
-        lane of the warp calls it for the same slot (a frontier item's word of lanes,
-        read by the warp that expands the item): the lanes read, meet at a warp
-        barrier, and lane 0 stores the zero, instead of 32 atomics on one address.
-        Nothing else may write the word meanwhile.  See :func:`_demo_take`."""
+    def take_lane(words, slot, lane, width):
+        """Whether bit ``lane`` of ``words[slot]`` is set, leaving the word cleared; the
+        ``width`` lanes of an aligned group of the warp (8, 16 or 32; ``lane`` is the
+        caller's place in it) call it for the same slot (a frontier item's word of lanes,
+        read by the lanes that expand the item): they read, meet at a barrier of the
+        group's lanes, and the group's first lane stores the zero, instead of one atomic
+        a lane on one address.  Every lane of the group must call it (a barrier of only
+        the lanes active at the time would let the clear overtake a read).  Nothing else
+        may write the word meanwhile.  See :func:`_demo_take`."""
         word = words[slot]
-        cuda.syncwarp()
-        if cuda.laneid == 0:
+        first = cuda.laneid - lane
+        cuda.syncwarp((np.uint32(0xFFFFFFFF) >> np.uint32(32 - width)) << np.uint32(first))
+        if lane == 0:
             words[slot] = 0
         return ((word >> lane) & 1) != 0
 
 
 @cuda.jit
-def _demo_take(words, taken):
-    """Docstring example: each warp takes word ``warp`` of ``words``, a lane per bit.
+def _demo_take(words, taken, width):
+    """Docstring example: each group of ``width`` lanes takes word ``thread // width`` of
+    ``words``, a lane per bit (a warp a word for 32).
 
     >>> import numpy as np
     >>> words = cuda.to_device(np.array([0b1010, 1 << 31], np.uint32))
     >>> taken = cuda.to_device(np.zeros(64, np.bool_))
-    >>> _demo_take[2, 32](words, taken)
+    >>> _demo_take[2, 32](words, taken, 32)
     >>> np.flatnonzero(taken.copy_to_host()).tolist(), words.copy_to_host().tolist()
     ([1, 3, 63], [0, 0])
+
+    Groups of 8 lanes (four words a warp): ``width`` 8.
+
+    >>> words = cuda.to_device(np.array([1, 0, 0b110, 0, 0, 0, 0, 1 << 7], np.uint32))
+    >>> taken = cuda.to_device(np.zeros(64, np.bool_))
+    >>> _demo_take[2, 32](words, taken, 8)
+    >>> np.flatnonzero(taken.copy_to_host()).tolist(), words.copy_to_host().tolist()
+    ([0, 17, 18, 63], [0, 0, 0, 0, 0, 0, 0, 0])
     """
     thread = cuda.grid(1)
-    taken[thread] = take_lane(words, thread // 32, thread % 32)
+    taken[thread] = take_lane(words, thread // width, thread % width, width)
 
 
 @cuda.jit

@@ -46,8 +46,12 @@ from ..errors import OptionError
 
 KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks", "frontier-tasks")
 
-#: Rows of one :func:`frontier_tasks` item: a warp, a lane per row.
+#: Rows of one :func:`frontier_tasks` item by default: a warp, a lane per row.
 ITEM_ROWS = 32
+
+#: The item widths :func:`frontier_tasks` takes: a warp, half a warp or a quarter
+#: (8 rows of 4 bytes: one 32-byte sector).
+ITEM_WIDTHS = (8, 16, 32)
 
 #: H-BF section 5.2's virtual warps: 4 to 32 lanes a frontier vertex, sized every round.
 VIRTUAL_WARP_LANES = (4, 32)
@@ -122,7 +126,8 @@ class Mapping:
         if self.kind == "tasks":
             return num_vertices * rows
         if self.kind == "frontier-tasks":
-            return num_vertices * item_groups(rows) * ITEM_ROWS
+            width = self.lanes[0]
+            return num_vertices * item_groups(rows, width) * width
         if self.balanced:  # the work is the arcs, dealt evenly
             return max(num_vertices, num_edges)
         return num_vertices * self.lanes[1]
@@ -234,27 +239,38 @@ def tasks() -> Mapping:
     return Mapping("tasks")
 
 
-def frontier_tasks() -> Mapping:
-    """The (vertex, row) tasks of a frontier queue of items, a warp per item.
+def frontier_tasks(item_rows: int = ITEM_ROWS) -> Mapping:
+    """The (vertex, row) tasks of a frontier queue of items, ``item_rows`` lanes per item
+    (one of :data:`ITEM_WIDTHS`: a warp, or two or four items to a warp).
 
-    Item ``i`` is vertex ``i // G`` with rows ``32 (i % G)`` to ``32 (i % G) + 31``
-    (the lanes past the last row idle), where ``G = item_groups(rows)``; a task's
-    vertex-major index ``v * rows + row`` is then ``32 i + lane`` whenever rows is
-    a multiple of 32.  The method's ``gather`` says which lanes of an item are
-    active (a word of lane bits per item, say), and its ``visit`` returns True
+    Item ``i`` is vertex ``i // G`` with rows ``W (i % G)`` to ``W (i % G) + W - 1``
+    (the lanes past the last row idle), where ``W = item_rows`` and
+    ``G = item_groups(rows, W)``; a task's vertex-major index ``v * rows + row`` is
+    then ``W i + lane`` whenever rows is a multiple of W.  The method's ``gather``
+    says which lanes of an item are active (a word of lane bits per item, say; the
+    lanes of an item share their trip counts, so they may meet at a barrier of their
+    own, :func:`~warpath.cuda.atomics.take_lane`), and its ``visit`` returns True
     for the one relax that must put the head's item in the next frontier.
 
     Examples
     --------
     >>> frontier_tasks().kind, item_groups(32), item_groups(33), item_groups(4)
     ('frontier-tasks', 1, 2, 1)
+    >>> frontier_tasks(8).lanes, item_groups(33, 8), frontier_tasks(8).items(10, 0, 40)
+    ((8, 8), 5, 400)
+    >>> frontier_tasks(12)
+    Traceback (most recent call last):
+    warpath.errors.OptionError: item_rows must be one of (8, 16, 32), not 12
     """
-    return Mapping("frontier-tasks")
+    if item_rows not in ITEM_WIDTHS or isinstance(item_rows, bool):
+        raise OptionError(f"item_rows must be one of {ITEM_WIDTHS}, not {item_rows!r}")
+    return Mapping("frontier-tasks", lanes=(int(item_rows), int(item_rows)))
 
 
-def item_groups(rows: int) -> int:
-    """Items per vertex of a :func:`frontier_tasks` frontier of ``rows`` rows (see there)."""
-    return max(1, -(-int(rows) // ITEM_ROWS))
+def item_groups(rows: int, item_rows: int = ITEM_ROWS) -> int:
+    """Items per vertex of a :func:`frontier_tasks` frontier of ``rows`` rows, ``item_rows``
+    to an item (see there)."""
+    return max(1, -(-int(rows) // int(item_rows)))
 
 
 @cuda.jit(device=True)

@@ -54,7 +54,7 @@ from numba import cuda
 
 from .flags import mark_changed
 from .frontier import enqueue, enqueue_single
-from .mappings import ITEM_ROWS, Mapping, tasks, thread_per_vertex, virtual_warp_lanes
+from .mappings import Mapping, tasks, thread_per_vertex, virtual_warp_lanes
 
 #: ``output=`` of an operator: nothing, or the next frontier queue.
 NO_OUTPUT, QUEUE = 0, 1
@@ -196,20 +196,22 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
                         push(graph, frontier, v * groups + group, keep, r, 0, conv)
             return count
 
+        width = mapping.lanes[0]   # rows an item, lanes a task group
+
         @cuda.jit(device=True)
         def op(graph, frontier, state, conv, rows, r, thread, stride):
             count = 0
             size = frontier[1][r % 3]
             queue = frontier[0][r % 2]
-            groups = (rows + ITEM_ROWS - 1) // ITEM_ROWS
-            lane = thread % ITEM_ROWS
-            # a warp an item: every lane of a warp has the same trip count, so gather may
-            # synchronise the warp (to read and clear the item's word together)
-            for i in range(thread // ITEM_ROWS, size, stride // ITEM_ROWS):
+            groups = (rows + width - 1) // width
+            lane = thread % width
+            # ``width`` lanes an item: the lanes of an item have the same trip count, so
+            # gather may synchronise them (to read and clear the item's word together)
+            for i in range(thread // width, size, stride // width):
                 item = queue[i]
                 u = item // groups
                 group = item - u * groups
-                count += expand_row(graph, frontier, state, conv, group * ITEM_ROWS + lane,
+                count += expand_row(graph, frontier, state, conv, group * width + lane,
                                     u, groups, group, r)
             return count
     elif kind == "frontier":
