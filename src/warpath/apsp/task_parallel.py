@@ -488,11 +488,13 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         min(k, group) * n * gpu_rows.pair_bytes(dtype, index, None, predecessors),
         gpu_free_memory())
     out = gpu_rows.Destination(where, k, n, out_dtype, index, predecessors)
+    # the frontier form's words of lanes (both rounds' and the far pile's, uint32) and its
+    # two rounds' queue entries (up to int64): at most 28 bytes an item, shared by its rows
+    item_bytes = -(-28 // int(item_rows)) if frontier else 0
     width = gpu_rows.launch_width(
-        n, k, group=group, launch_groups=launch_groups, pair_bytes=out.pair_bytes(dtype, index),
-        # the frontier form's three uint32 words of lanes an item: 12 bytes an item's rows
-        state_bytes=dtype.itemsize + (-(-12 // int(item_rows)) if frontier
-                                      else gpu_rows.MASK_BYTES),
+        n, k, group=group, launch_groups=launch_groups,
+        pair_bytes=out.pair_bytes(dtype, index) + item_bytes,
+        state_bytes=dtype.itemsize + (item_bytes if frontier else gpu_rows.MASK_BYTES),
         free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes())
     out.stage(width)
     d_all = _cuda.device_array(n * width, dtype=dtype)

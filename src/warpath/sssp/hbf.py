@@ -230,6 +230,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
                 buckets = state[6]
                 buckets[(r + 1) % 3, 0] = buckets[r % 3, 0]
                 buckets[(r + 1) % 3, 1] = buckets[r % 3, 1]
+                # (a plain read of a counter others may be adding to: a park this round
+                # marks the round changed itself, so only an earlier pile matters here)
                 if pile_size(state, r) > 0:
                     conv[r % 3] = 1  # work still waits in the far pile: not converged
             return count
