@@ -5,6 +5,7 @@
     python bench/gpu_apsp.py --parts table1 launches --table1-vertices 4677
     python bench/gpu_apsp.py --parts apsp --apsp-vertices 100000 --apsp-dtype int32
     python bench/gpu_apsp.py --parts multi --multi-vertices 1000000 --multi-sources 1000
+    python bench/gpu_apsp.py --parts table1 multi --src /path/to/old/src   # another tree
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_apsp.py --tiny   # simulator smoke run
 
 Every line is one measurement with its peer measured in the same run, wall-clock
@@ -46,7 +47,9 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import resource
+import sys
 import time
 
 import numpy as np
@@ -338,7 +341,10 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smaller sizes (see SIZES)")
     parser.add_argument("--tiny", action="store_true", help="simulator-sized smoke run")
     parser.add_argument("--out")
+    parser.add_argument("--src", help="import warpath from this source tree")
     args = parser.parse_args(argv)
+    if args.src:
+        sys.path.insert(0, os.path.abspath(args.src))
     mode = "tiny" if args.tiny else "quick" if args.quick else None
     if mode:
         (args.table1_vertices, args.peer_sources, args.scipy_sources, args.apsp_vertices,
@@ -348,7 +354,7 @@ def main(argv=None):
 
     from warpath.device import gpu_status
 
-    print(f"device: {gpu_status()[1]}", flush=True)
+    print(f"device: {gpu_status()[1]} ({warpath.__file__})", flush=True)
     bench = Bench(warpath, args.out)
     for part in args.parts:
         PARTS[part](bench, args)

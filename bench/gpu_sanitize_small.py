@@ -79,9 +79,12 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
                                             {"loop": "paper"}, {"deliver": "host"},
                                             {"near_far": True, "group": 4},
                                             {"near_far": True, "loop": "paper"},
+                                            {"item_rows": 8}, {"item_rows": 16, "group": 4},
+                                            {"item_rows": 8, "near_far": True},
                                             {"frontier": False}, {"frontier": False,
                                                                   "near_far": True})]
-             + [("repeated-sssp", {}), ("johnson", {}), ("johnson", {"near_far": True})]
+             + [("repeated-sssp", {}), ("johnson", {}), ("johnson", {"near_far": True}),
+                ("johnson", {"item_rows": 8})]
              + [("floyd-warshall", o) for o in ({}, {"variant": "harish"}, {"dpx": False},
                                                 {"tile": 16})])
 

@@ -4,6 +4,7 @@
     python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf hbf:dense=0.02 edge-bf
     python bench/gpu_sssp_split.py --src /path/to/old/src ...       # another tree, same run
     python bench/gpu_sssp_split.py --graphs usa-road-ne --methods hbf hbf:lookahead=2
+    python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf:_registers=64  # a cap
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
 
 Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
@@ -24,6 +25,7 @@ launch, before the kernels.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import sys
@@ -59,6 +61,8 @@ def road(name: str):
             return warpath.read(path).with_random_weights(1, 1000, seed=1)
     raise SystemExit(f"USA-road-{name}.pace16.gr.xz is in none of {folders}")
 TINY = {name: (lambda gen: gen.rmat(7, 8, seed=1)) for name in GRAPHS}
+#: hbf's register cap as its module set it, before any ``_registers`` option changed it.
+DEFAULT_REGISTERS = {}
 
 
 def method_spec(spec: str) -> tuple:
@@ -177,6 +181,11 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     """The medians of ``queries`` warm calls from each source (see the module notes)."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
+    # hbf's persistent kernel's register cap without near-far (a bench-only option, for a
+    # sweep; 0: none); the module's own value when not given
+    hbf = importlib.import_module("warpath.sssp.hbf")
+    hbf.KERNEL_REGISTERS = options.pop("_registers", DEFAULT_REGISTERS.setdefault(
+        "hbf", getattr(hbf, "KERNEL_REGISTERS", 0)))
 
     def run(source):
         return warpath.sssp(graph, source, method=method, device="cuda",

@@ -359,3 +359,31 @@ def test_both_forms_on_larger_graphs_on_the_gpu():
             matrix = warpath.multi_source(graph, sources, method="task-parallel",
                                           device="cuda", predecessors=False, **options)
             np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))
+
+
+def test_items_of_32_rows_are_spread_and_narrower_ones_are_not():
+    graph = gen.random(60, 300, seed=11)
+    sources = np.arange(0, 60, 5)
+    for item_rows, spread in ((32, True), (16, False)):
+        matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                      predecessors=False, item_rows=item_rows)
+        assert matrix.stats["spread"] is spread
+        np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+
+
+@pytest.mark.gpu
+def test_spread_items_and_a_lane_a_row_give_the_same_rows_on_the_gpu(monkeypatch):
+    from warpath.apsp import task_parallel
+
+    for graph in (gen.power_law(3000, 6, 300, seed=5), gen.grid(40, 40, seed=6)):
+        sources = np.arange(0, graph.num_vertices, 7)
+        expected = scipy_rows(graph, sources)
+        for spread in (True, False):
+            monkeypatch.setattr(task_parallel, "SPREAD_ITEMS", spread)
+            for near_far in (False, True):
+                matrix = warpath.multi_source(graph, sources, method="task-parallel",
+                                              device="cuda", predecessors=False,
+                                              near_far=near_far)
+                assert matrix.stats["spread"] is spread
+                np.testing.assert_array_equal(matrix.distances, expected,
+                                              err_msg=f"spread={spread} near_far={near_far}")

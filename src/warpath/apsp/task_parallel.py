@@ -27,7 +27,9 @@ nobody clears would wrap around.)
 By default (``frontier=True``) a round does not sweep every task: M is a word of
 lane bits per item, an item being a vertex and 32 rows, and the round expands the
 items of a frontier queue, a warp each (:func:`_frontier_steps`); ``frontier=False``
-is the paper's sweep described above.
+is the paper's sweep described above.  On sparse rounds an item has one or two active
+rows of its 32, so the warp deals the item's (arc, active row) pairs over its lanes
+(:mod:`warpath.cuda.lanes`) instead of each lane walking every arc for its own row.
 
 Sources run in launches of whole groups of ``group`` sources (the paper's N =
 32, a warp), as many groups per launch as :func:`~warpath.apsp.gpu_rows.launch_width`
@@ -171,19 +173,29 @@ def _near_far_steps():
     return [advance(tasks(), in_bucket, _scatter()), per_row(next_bucket)]
 
 
-#: The frontier form's persistent kernel's register cap: 40 let more warps stay resident
-#: for little spilling (H100, random(1M, 6M), 1,000 sources: 0.93 s against 1.02 s
-#: uncapped and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
+#: The frontier form's persistent kernel's register cap for items that are not spread
+#: (8 or 16 rows): 40 let more warps stay resident for little spilling (H100,
+#: random(1M, 6M), 1,000 sources, 32 rows a lane a row: 0.93 s against 1.02 s uncapped
+#: and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
 FRONTIER_REGISTERS = 40
+
+#: Whether items of 32 rows deal their (arc, active row) pairs over the warp's lanes
+#: (:func:`~warpath.cuda.mappings.frontier_tasks` with ``spread=True``) instead of a lane
+#: walking every arc for its own row.
+SPREAD_ITEMS = True
+#: The spread items' register cap: at 40 they spill (H100, random(1M, 6M), 1,000 sources,
+#: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; docs/performance.md).
+SPREAD_REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
-def _frontier_steps(near_far: bool, item_rows: int = 32):
+def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     """A round over a frontier of items instead of every task (``frontier=True``).
 
     An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
     or two items to a warp, :func:`~warpath.cuda.mappings.frontier_tasks`): as many
-    lanes expand it, a lane per row.  Instead of a mask byte per task, M is a word of
+    lanes expand it, a lane per row, or with ``spread`` (32 rows) the warp's lanes
+    share out the item's pairs of (arc, active row).  Instead of a mask byte per task, M is a word of
     lane bits per item, two of them (this round's, the next round's), and the frontier
     queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
     sets lane s of v's item in the next round's words, and the one call that makes the
@@ -217,7 +229,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32):
     from ..cuda.operators import QUEUE, advance, filter_indices
 
     width = item_rows
-    mapping = frontier_tasks(width)
+    mapping = frontier_tasks(width, spread)
 
     @cuda.jit(device=True)
     def lane_bit(words, row):
@@ -406,9 +418,12 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         Rounds over a frontier of (vertex, 32 rows) items instead of every task
         (:func:`_frontier_steps`); with ``near_far`` the rows share one bound.
     item_rows : {32, 16, 8}
-        ``frontier`` only: rows an item (a warp, half, a quarter): narrower items put
-        more of a warp's lanes on rows that have work (on random(1M, 6M) about 1.5 of an
-        item's 32 rows are active in a round), at the price of more items to queue.
+        ``frontier`` only: rows an item (a warp, half, a quarter).  Items of 32 rows
+        (the default) spread their (arc, active row) pairs over the warp's lanes; 8 and
+        16 put a lane on each row, as many items a warp.  On random(1M, 6M), where about
+        1.5 of an item's 32 rows are active in a round, 32 spread was fastest (H100,
+        1,000 sources: 0.67 s, against 0.94 s for 32 a lane a row, 1.22 s for 16 and
+        1.55 s for 8).
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -504,8 +519,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
     steps, max_rounds, items = [_round_step()], None, None
+    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32)
     if frontier:
-        steps = _frontier_steps(bool(near_far), int(item_rows))
+        steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
         steps = _near_far_steps()
@@ -530,7 +546,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
                       else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
                                 frontier=items.pair if frontier else None,
-                                max_registers=FRONTIER_REGISTERS if frontier else 0)
+                                max_registers=_register_cap(frontier, spread))
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
@@ -544,8 +560,22 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
             progress(start + rows, k)
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
-             "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None}
+             "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
+             "spread": spread}
     return out.matrix(sources, tally.as_stats(stats))
+
+
+def _register_cap(frontier: bool, spread: bool) -> int:
+    """The persistent kernel's register cap for the round's form (0: none).
+
+    Examples
+    --------
+    >>> _register_cap(True, True), _register_cap(True, False), _register_cap(False, False)
+    (64, 40, 0)
+    """
+    if not frontier:
+        return 0
+    return SPREAD_REGISTERS if spread else FRONTIER_REGISTERS
 
 
 def _row_buckets(rows: int, dtype, delta, inf) -> tuple:

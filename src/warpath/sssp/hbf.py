@@ -77,6 +77,12 @@ NEVER = 0xFFFFFFFF
 DENSE = 0.02
 #: The lowest bucket of an empty far pile.
 NO_BUCKET = np.iinfo(np.int64).max
+#: The persistent kernel's register cap a thread without near-far (0: none; see
+#: :func:`warpath.cuda.enactor.persistent_kernel`): 80 (of 88) gives wide rounds more
+#: resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms, power-law 3.3 -> 3.1, R-MAT 5.7 ->
+#: 5.5), where the near-far rounds of a road graph, a chain of loads each, got slower
+#: (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
+KERNEL_REGISTERS = 80
 
 
 def arc_classes(graph) -> np.ndarray:
@@ -485,7 +491,8 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     if near_far:  # no negative cycle possible: the bound only guards against a runaway loop
         bound = min(problem.n * (int(path_length_bound(problem.graph) / delta) + 2), 2**62)
     stats, negative = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
-                            max_rounds=bound, counted="dense_rounds")
+                            max_rounds=bound, counted="dense_rounds",
+                            max_registers=0 if near_far else KERNEL_REGISTERS)
     if not negative:
         if classify and sink_arcs[1].shape[0]:
             run_once(problem, sinks, state, graph=sink_arcs)

@@ -1,0 +1,139 @@
+"""Lane arithmetic for a warp that spreads an item's work over its lanes.
+
+A warp expanding a many-source item (:func:`~warpath.cuda.mappings.frontier_tasks`)
+holds one row of the item in each lane, but on a sparse round only one or two of
+the 32 rows are active.  With ``spread=True`` the warp deals the item's
+``k x d`` pairs (d arcs, k active rows) over its 32 lanes instead of walking the
+arcs lane per row: pair ``p`` is arc ``p // k`` in the ``p % k``-th active row.
+
+- :func:`nth_set_bit` names that row: the lane of the n-th set bit of the mask
+  (pure bit arithmetic, run by the simulator too).
+- :func:`first_pair` and :func:`next_pair` step a lane through its pairs,
+  32 apart, without a division per pair.
+- :func:`vote` and :func:`pick` are the warp's ballot and shuffle.  The CUDA
+  simulator has neither (nor a warp barrier), so there they raise, and the
+  operators that use them keep a lane-per-row loop under the simulator.
+
+Examples
+--------
+>>> import numpy as np
+>>> from numba import cuda
+>>> @cuda.jit
+... def rows_of(mask, out):
+...     i = cuda.grid(1)
+...     out[i] = nth_set_bit(mask, i)
+>>> out = cuda.to_device(np.zeros(3, np.int64))
+>>> rows_of[1, 3](np.uint32(0b1010_0100), out)
+>>> out.copy_to_host().tolist()
+[2, 5, 7]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda
+
+from .runtime import SIMULATOR
+
+#: Every lane of a warp, the mask of a vote or a pick by all of them.
+WARP = np.uint32(0xFFFFFFFF)
+
+
+@cuda.jit(device=True)
+def nth_set_bit(mask, n):
+    """The position of the ``n``-th set bit (counting from 0) of the 32-bit ``mask``; any
+    position in [0, 31] when ``n`` is not below the bits set.  A binary search of five
+    population counts, the same cost for every ``n``."""
+    bits = np.int64(mask)
+    n = np.int64(n)
+    position = np.int64(0)
+    # Written out, not a loop over the window widths 16, 8, 4, 2, 1: the form that ran
+    # on the H100 (each step: is the bit in the low half of the window, or the high half?)
+    low = np.int64(cuda.popc(bits & 0xFFFF))
+    if n >= low:
+        n -= low
+        bits >>= 16
+        position += 16
+    low = np.int64(cuda.popc(bits & 0xFF))
+    if n >= low:
+        n -= low
+        bits >>= 8
+        position += 8
+    low = np.int64(cuda.popc(bits & 0xF))
+    if n >= low:
+        n -= low
+        bits >>= 4
+        position += 4
+    low = np.int64(cuda.popc(bits & 0x3))
+    if n >= low:
+        n -= low
+        bits >>= 2
+        position += 2
+    if n >= (bits & 1):
+        position += 1
+    return position
+
+
+@cuda.jit(device=True)
+def first_pair(lane, k):
+    """``(arc, rank)`` of pair ``lane`` of an item with ``k`` active rows: pair p is arc
+    ``p // k`` in active row ``p % k``."""
+    arc = lane // k
+    return arc, lane - arc * k
+
+
+@cuda.jit(device=True)
+def next_pair(arc, rank, k):
+    """``(arc, rank)`` of the pair 32 after ``(arc, rank)`` (the lane's next pair)."""
+    arc_step = 32 // k
+    rank += 32 - arc_step * k
+    arc += arc_step
+    if rank >= k:
+        rank -= k
+        arc += 1
+    return arc, rank
+
+
+if SIMULATOR:
+    @cuda.jit(device=True)
+    def vote(active):
+        """The warp's ballot (GPU only: the simulator has no warp votes)."""
+        raise NotImplementedError("the CUDA simulator has no warp votes")
+
+    @cuda.jit(device=True)
+    def pick(value, lane):
+        """Lane ``lane``'s ``value`` (GPU only: the simulator has no warp shuffles)."""
+        raise NotImplementedError("the CUDA simulator has no warp shuffles")
+else:
+    @cuda.jit(device=True)
+    def vote(active):
+        """The bits of the warp's lanes whose ``active`` is true; every lane calls it."""
+        return cuda.ballot_sync(WARP, active)
+
+    @cuda.jit(device=True)
+    def pick(value, lane):
+        """Lane ``lane``'s ``value``, in every lane; every lane calls it."""
+        return cuda.shfl_sync(WARP, value, lane)
+
+
+@cuda.jit
+def _demo_pairs(k, arcs, rows, mask):
+    """Docstring example: lane ``t``'s pairs of an item of ``k`` active rows (``mask``) and
+    ``arcs.shape[0]`` arcs, as the spread advance walks them: ``arcs[a, rank]`` and
+    ``rows[a, rank]`` record who took each pair.
+
+    >>> import numpy as np
+    >>> arcs = cuda.to_device(np.full((3, 2), -1, np.int64))
+    >>> rows = cuda.to_device(np.full((3, 2), -1, np.int64))
+    >>> _demo_pairs[1, 32](2, arcs, rows, np.uint32(0b1001))
+    >>> arcs.copy_to_host().tolist(), rows.copy_to_host().tolist()
+    ([[0, 1], [2, 3], [4, 5]], [[0, 3], [0, 3], [0, 3]])
+    """
+    lane = cuda.grid(1)
+    total = k * arcs.shape[0]
+    arc, rank = first_pair(lane, k)
+    for base in range(0, total, 32):
+        if base + lane < total:
+            arcs[arc, rank] = base + lane
+            rows[arc, rank] = nth_set_bit(mask, rank)
+        arc, rank = next_pair(arc, rank, k)

@@ -1,0 +1,78 @@
+"""The spread advance's lane arithmetic: the n-th active row and the pairs a lane walks."""
+
+import numpy as np
+import pytest
+from numba import cuda
+
+from warpath.cuda.lanes import first_pair, next_pair, nth_set_bit, pick, vote
+from warpath.cuda.runtime import SIMULATOR
+
+
+@cuda.jit
+def _nth_bits(masks, out):
+    i = cuda.grid(1)
+    if i < out.shape[0] * out.shape[1]:
+        m, n = i // out.shape[1], i % out.shape[1]
+        out[m, n] = nth_set_bit(masks[m], n)
+
+
+def test_the_nth_set_bit_of_every_kind_of_mask():
+    rng = np.random.default_rng(1)
+    masks = np.array([1, 1 << 31, 0xFFFFFFFF, 0x80000001, 0b1010_0100, 0xFFFF0000]
+                     + rng.integers(1, 2**32, size=26).tolist(), dtype=np.uint32)
+    out = cuda.to_device(np.zeros((masks.size, 32), np.int64))
+    _nth_bits[masks.size, 32](cuda.to_device(masks), out)
+    out = out.copy_to_host()
+    for m, mask in enumerate(masks.tolist()):
+        bits = [b for b in range(32) if mask >> b & 1]
+        assert out[m, :len(bits)].tolist() == bits, hex(mask)
+        assert ((out[m, len(bits):] >= 0) & (out[m, len(bits):] < 32)).all()
+
+
+@cuda.jit
+def _walk(k, arcs, taken):
+    """Every lane walks its pairs of an item of k rows and arcs.shape[0] arcs; each pair
+    counts who took it."""
+    lane = cuda.grid(1)
+    total = k * arcs.shape[0]
+    arc, rank = first_pair(lane, k)
+    for base in range(0, total, 32):
+        p = base + lane
+        if p < total:
+            arcs[arc, rank] = p
+            cuda.atomic.add(taken, (arc, rank), 1)
+        arc, rank = next_pair(arc, rank, k)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 7, 16, 31, 32])
+@pytest.mark.parametrize("degree", [1, 6, 33, 70])
+def test_the_lanes_take_every_pair_once_in_order(k, degree):
+    arcs = cuda.to_device(np.full((degree, k), -1, np.int64))
+    taken = cuda.to_device(np.zeros((degree, k), np.int64))
+    _walk[1, 32](np.int64(k), arcs, taken)
+    np.testing.assert_array_equal(taken.copy_to_host(), 1)
+    np.testing.assert_array_equal(arcs.copy_to_host(), np.arange(degree * k).reshape(degree, k))
+
+
+@pytest.mark.skipif(not SIMULATOR, reason="the simulator's stand-ins only")
+def test_votes_and_picks_are_refused_by_the_simulator():
+    @cuda.jit
+    def use(out):
+        out[0] = vote(True)
+        out[1] = pick(3, 0)
+
+    with pytest.raises(NotImplementedError, match="simulator"):
+        use[1, 1](cuda.to_device(np.zeros(2, np.int64)))
+
+
+@pytest.mark.gpu
+def test_votes_and_picks_on_the_gpu():
+    @cuda.jit
+    def use(out):
+        lane = cuda.grid(1)
+        mask = vote(lane % 3 == 0)
+        out[lane] = pick(lane * 10, nth_set_bit(mask, 2))
+
+    out = cuda.to_device(np.zeros(32, np.int64))
+    use[1, 32](out)
+    np.testing.assert_array_equal(out.copy_to_host(), 60)
