@@ -22,7 +22,9 @@ inside the call, which the lines comparing with peers that deliver to the host u
   sources and are scaled to all V (the line says so); their rows are checked against
   task-parallel's.  Target: task-parallel at least 2.8x faster than repeated-sssp on every
   topology.  task-parallel runs with ``deliver="host"`` (rows in host memory, as the
-  peers'); the line also gives its time with the matrix left on the GPU.
+  peers'); the line also gives its time with the matrix left on the GPU.  Each of
+  ``--variants`` adds a line per graph: task-parallel with those options, checked
+  against the default's rows.
 - ``launches``: task-parallel APSP on the Table 1 random and ring graphs with 1, 4, 16
   groups of 32 per launch, the default rule (L2-sized launches) and all sources in one
   launch: what several groups per launch buy.
@@ -148,6 +150,17 @@ def part_table1(bench, args):
             repeated_sssp_seconds=peer_all, scipy_seconds=scipy_all,
             speedup_vs_repeated=peer_all / ours_s, speedup_vs_scipy=scipy_all / ours_s,
             stats={k: v for k, v in ours.stats.items() if not isinstance(v, str)}, check=ok)
+        for options in [parse_variant(text) for text in args.variants]:
+            variant_s, variant = bench.many(graph, every, "task-parallel", predecessors=False,
+                                            deliver="host", **options)
+            same = same_rows(variant, ours.distances[sample], sample)
+            label = ", ".join(f"{key}={value}" for key, value in options.items())
+            bench.record(
+                f"table1 {kind:9s} {label}: {variant_s:8.3f} s, "
+                f"{variant.stats['iterations']} rounds (default {ours_s:8.3f} s) | "
+                f"repeated-sssp {peer_all / variant_s:6.1f}x | {'ok' if same else 'WRONG'}",
+                part="table1-variant", graph=kind, vertices=n, options=options,
+                seconds=variant_s, default_seconds=ours_s, check=same)
 
 
 def part_launches(bench, args):
@@ -336,8 +349,8 @@ def main(argv=None):
     parser.add_argument("--near-far-deltas", type=float, nargs="*", default=[],
                         help="also time multi with task-parallel's near_far at these deltas")
     parser.add_argument("--variants", nargs="*", default=[],
-                        help="also time multi with these task-parallel options, each "
-                             "'key=value,...' (e.g. 'frontier=1,near_far=1,delta=50')")
+                        help="also time table1 and multi with these task-parallel options, "
+                             "each 'key=value,...' (e.g. 'frontier=1,near_far=1,delta=50')")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (see SIZES)")
     parser.add_argument("--tiny", action="store_true", help="simulator-sized smoke run")
     parser.add_argument("--out")

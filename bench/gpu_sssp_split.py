@@ -61,8 +61,6 @@ def road(name: str):
             return warpath.read(path).with_random_weights(1, 1000, seed=1)
     raise SystemExit(f"USA-road-{name}.pace16.gr.xz is in none of {folders}")
 TINY = {name: (lambda gen: gen.rmat(7, 8, seed=1)) for name in GRAPHS}
-#: hbf's register cap as its module set it, before any ``_registers`` option changed it.
-DEFAULT_REGISTERS = {}
 
 
 def method_spec(spec: str) -> tuple:
@@ -177,15 +175,16 @@ def time_query(run, simulated: bool) -> tuple:
 
 
 def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: bool,
-            clock: KernelClock, simulated: bool) -> dict:
+            clock: KernelClock, simulated: bool, hbf_registers: int = 0) -> dict:
     """The medians of ``queries`` warm calls from each source (see the module notes)."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
-    # hbf's persistent kernel's register cap without near-far (a bench-only option, for a
-    # sweep; 0: none); the module's own value when not given
+    # hbf's persistent kernel's register cap without near-far: a bench-only option, for a
+    # sweep (0: none); hbf's own cap when not given
+    if "_registers" in options and method != "hbf":
+        raise SystemExit(f"_registers is hbf's option, not {method}'s")
     hbf = importlib.import_module("warpath.sssp.hbf")
-    hbf.KERNEL_REGISTERS = options.pop("_registers", DEFAULT_REGISTERS.setdefault(
-        "hbf", getattr(hbf, "KERNEL_REGISTERS", 0)))
+    hbf.KERNEL_REGISTERS = options.pop("_registers", hbf_registers)
 
     def run(source):
         return warpath.sssp(graph, source, method=method, device="cuda",
@@ -233,6 +232,9 @@ def main(argv=None) -> int:
 
     simulated = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
     clock = KernelClock(simulated)
+    # hbf's own register cap, before any ``_registers`` option changes it (0 in a tree
+    # that has none)
+    hbf_registers = getattr(importlib.import_module("warpath.sssp.hbf"), "KERNEL_REGISTERS", 0)
     makers = TINY if args.tiny else GRAPHS
     for name in args.graphs:
         graph = makers[name](generators)
@@ -240,7 +242,7 @@ def main(argv=None) -> int:
               f"({warpath.__file__})", flush=True)
         for spec in args.methods:
             r = measure(warpath, graph, spec, args.queries, not args.no_predecessors,
-                        args.check, clock, simulated)
+                        args.check, clock, simulated, hbf_registers)
             check = "" if r["check"] is None else ("  ok" if r["check"] else "  WRONG")
             print(f"  {spec:24s} whole {r['whole_ms']:8.3f} ms  host {r['host_ms']:8.3f}  "
                   f"kernels {r['kernels_ms']:8.3f} (largest {r['largest_kernel_ms']:.3f}, "

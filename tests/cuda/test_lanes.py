@@ -21,7 +21,8 @@ def test_the_nth_set_bit_of_every_kind_of_mask():
     masks = np.array([1, 1 << 31, 0xFFFFFFFF, 0x80000001, 0b1010_0100, 0xFFFF0000]
                      + rng.integers(1, 2**32, size=26).tolist(), dtype=np.uint32)
     out = cuda.to_device(np.zeros((masks.size, 32), np.int64))
-    _nth_bits[masks.size, 32](cuda.to_device(masks), out)
+    # a vote returns a signed int32 in numba-cuda: lane 31's bit makes it negative
+    _nth_bits[masks.size, 32](cuda.to_device(masks.view(np.int32)), out)
     out = out.copy_to_host()
     for m, mask in enumerate(masks.tolist()):
         bits = [b for b in range(32) if mask >> b & 1]
@@ -70,9 +71,10 @@ def test_votes_and_picks_on_the_gpu():
     @cuda.jit
     def use(out):
         lane = cuda.grid(1)
-        mask = vote(lane % 3 == 0)
-        out[lane] = pick(lane * 10, nth_set_bit(mask, 2))
+        mask = vote(lane % 3 == 0 or lane == 31)   # lane 31's bit: a negative int32
+        out[0, lane] = pick(lane * 10, nth_set_bit(mask, 2))
+        out[1, lane] = pick(lane * 10, nth_set_bit(mask, cuda.popc(mask) - 1))
 
-    out = cuda.to_device(np.zeros(32, np.int64))
+    out = cuda.to_device(np.zeros((2, 32), np.int64))
     use[1, 32](out)
-    np.testing.assert_array_equal(out.copy_to_host(), 60)
+    np.testing.assert_array_equal(out.copy_to_host(), [[60] * 32, [310] * 32])

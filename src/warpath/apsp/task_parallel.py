@@ -174,7 +174,8 @@ def _near_far_steps():
 
 
 #: The frontier form's persistent kernel's register cap for items that are not spread
-#: (8 or 16 rows): 40 let more warps stay resident for little spilling (H100,
+#: (8 or 16 rows, or 32 with SPREAD_ITEMS off): 40 let more warps stay resident for little
+#: spilling (H100,
 #: random(1M, 6M), 1,000 sources, 32 rows a lane a row: 0.93 s against 1.02 s uncapped
 #: and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
 FRONTIER_REGISTERS = 40
@@ -184,7 +185,8 @@ FRONTIER_REGISTERS = 40
 #: walking every arc for its own row.
 SPREAD_ITEMS = True
 #: The spread items' register cap: at 40 they spill (H100, random(1M, 6M), 1,000 sources,
-#: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; docs/performance.md).
+#: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; swept before items with all 32
+#: rows active got their own loop; docs/performance.md).
 SPREAD_REGISTERS = 64
 
 
@@ -195,9 +197,9 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
     or two items to a warp, :func:`~warpath.cuda.mappings.frontier_tasks`): as many
     lanes expand it, a lane per row, or with ``spread`` (32 rows) the warp's lanes
-    share out the item's pairs of (arc, active row).  Instead of a mask byte per task, M is a word of
-    lane bits per item, two of them (this round's, the next round's), and the frontier
-    queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
+    share out the item's pairs of (arc, active row).  Instead of a mask byte per task,
+    M is a word of lane bits per item, two of them (this round's, the next round's), and
+    the frontier queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
     sets lane s of v's item in the next round's words, and the one call that makes the
     word non-zero enqueues the item; the warp expanding an item reads its word and clears
     it.  A round then costs what its frontier holds: the sweep of every task (about
@@ -422,8 +424,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         (the default) spread their (arc, active row) pairs over the warp's lanes; 8 and
         16 put a lane on each row, as many items a warp.  On random(1M, 6M), where about
         1.5 of an item's 32 rows are active in a round, 32 spread was fastest (H100,
-        1,000 sources: 0.67 s, against 0.94 s for 32 a lane a row, 1.22 s for 16 and
-        1.55 s for 8).
+        1,000 sources: 0.67 s against 0.94 s for 32 a lane a row; in an earlier run of
+        the same day, 32 a lane a row 0.93 s, 16 rows 1.22 s and 8 rows 1.55 s).
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -438,7 +440,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         ``stats``: iterations (rounds, summed over launches), relaxations (arcs
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
         launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
-        ``near_far`` and its ``delta`` (``None`` without it).
+        ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
+        ``item_rows`` and ``spread`` (whether the rounds spread items' pairs over the
+        lanes: False under the CUDA simulator, which walks a lane a row).
 
     Raises
     ------
@@ -470,6 +474,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     from ..cuda.mappings import frontier_tasks
     from ..cuda.predecessors import _strictly_increasing
     from ..cuda.problem import DEVICE_INTEGER_TYPES, Problem
+    from ..cuda.runtime import SIMULATOR
     from ..dtypes import distance_dtype, path_length_bound
     from ..errors import NegativeCycleError
     from ..negative_cycles import negative_cycle_from
@@ -561,7 +566,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
-             "spread": spread}
+             "spread": spread and not SIMULATOR}
     return out.matrix(sources, tally.as_stats(stats))
 
 

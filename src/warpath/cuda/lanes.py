@@ -43,12 +43,14 @@ WARP = np.uint32(0xFFFFFFFF)
 def nth_set_bit(mask, n):
     """The position of the ``n``-th set bit (counting from 0) of the 32-bit ``mask``; any
     position in [0, 31] when ``n`` is not below the bits set.  A binary search of five
-    population counts, the same cost for every ``n``."""
+    population counts, the same cost for every ``n``.  ``mask`` may be a signed int32 (a
+    vote is: lane 31's bit makes it negative); only its low 32 bits are read."""
     bits = np.int64(mask)
     n = np.int64(n)
     position = np.int64(0)
-    # Written out, not a loop over the window widths 16, 8, 4, 2, 1: the form that ran
-    # on the H100 (each step: is the bit in the low half of the window, or the high half?)
+    # Each step: is the bit in the low half of the window, or the high half?  Written out
+    # for the widths 16, 8, 4, 2, 1; a loop over them would do the same, but this is the
+    # form that was measured and checked on the H100.
     low = np.int64(cuda.popc(bits & 0xFFFF))
     if n >= low:
         n -= low
@@ -77,14 +79,15 @@ def nth_set_bit(mask, n):
 @cuda.jit(device=True)
 def first_pair(lane, k):
     """``(arc, rank)`` of pair ``lane`` of an item with ``k`` active rows: pair p is arc
-    ``p // k`` in active row ``p % k``."""
+    ``p // k`` in active row ``p % k``.  See :func:`_demo_pairs` for an example."""
     arc = lane // k
     return arc, lane - arc * k
 
 
 @cuda.jit(device=True)
 def next_pair(arc, rank, k):
-    """``(arc, rank)`` of the pair 32 after ``(arc, rank)`` (the lane's next pair)."""
+    """``(arc, rank)`` of the pair 32 after ``(arc, rank)`` (the lane's next pair).  See
+    :func:`_demo_pairs` for an example."""
     arc_step = 32 // k
     rank += 32 - arc_step * k
     arc += arc_step

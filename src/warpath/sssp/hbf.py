@@ -77,11 +77,11 @@ NEVER = 0xFFFFFFFF
 DENSE = 0.02
 #: The lowest bucket of an empty far pile.
 NO_BUCKET = np.iinfo(np.int64).max
-#: The persistent kernel's register cap a thread without near-far (0: none; see
-#: :func:`warpath.cuda.enactor.persistent_kernel`): 80 (of 88) gives wide rounds more
-#: resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms, power-law 3.3 -> 3.1, R-MAT 5.7 ->
-#: 5.5), where the near-far rounds of a road graph, a chain of loads each, got slower
-#: (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
+#: The cap on the persistent kernel's registers a thread, applied only without near-far
+#: (0: none; see :func:`warpath.cuda.enactor.persistent_kernel`): 80 (of 88) gives wide
+#: rounds more resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms, power-law 3.3 -> 3.1,
+#: R-MAT 5.7 -> 5.5), where the near-far rounds of a road graph, a chain of loads each,
+#: got slower (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
 KERNEL_REGISTERS = 80
 
 
