@@ -6,6 +6,7 @@
     python bench/gpu_apsp.py --parts apsp --apsp-vertices 100000 --apsp-dtype int32
     python bench/gpu_apsp.py --parts multi --multi-vertices 1000000 --multi-sources 1000
     python bench/gpu_apsp.py --parts table1 multi --src /path/to/old/src   # another tree
+    python bench/gpu_apsp.py --parts multi --variants "form=packed" "form=packed,near_far=1"
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_apsp.py --tiny   # simulator smoke run
 
 Every line is one measurement with its peer measured in the same run, wall-clock
@@ -89,12 +90,25 @@ class Bench:
         self.cuda.synchronize()
         return time.perf_counter() - start, result
 
-    def many(self, graph, sources, method, **options):
-        """A timed multi-source run after a two-source first call (compilation, upload)."""
+    def many(self, graph, sources, method, form=None, **options):
+        """A timed multi-source run after a two-source first call (compilation, upload);
+        ``form`` ("spread", "packed" or "lanes") picks task-parallel's way of walking an
+        item of 32 rows for this run (its module's switches), else its default."""
         w = self.warpath
-        w.multi_source(graph, sources[:2], method=method, device="cuda", **options)
-        return self.wall(lambda: w.multi_source(graph, sources, method=method, device="cuda",
-                                                **options))
+        from warpath.apsp import task_parallel
+
+        switches = (getattr(task_parallel, "SPREAD_ITEMS", False),
+                    getattr(task_parallel, "PACK_ITEMS", False))
+        if form is not None:
+            if form not in ITEM_FORMS:
+                raise SystemExit(f"form must be one of {list(ITEM_FORMS)}, not {form!r}")
+            task_parallel.SPREAD_ITEMS, task_parallel.PACK_ITEMS = ITEM_FORMS[form]
+        try:
+            w.multi_source(graph, sources[:2], method=method, device="cuda", **options)
+            return self.wall(lambda: w.multi_source(graph, sources, method=method,
+                                                    device="cuda", **options))
+        finally:
+            task_parallel.SPREAD_ITEMS, task_parallel.PACK_ITEMS = switches
 
     def record(self, line, **fields):
         self.records.append(fields)
@@ -312,12 +326,26 @@ def part_multi(bench, args):
             speedup=lazy_s / near_s, check=same)
 
 
+#: The ways task-parallel walks an item of 32 rows: (SPREAD_ITEMS, PACK_ITEMS).
+ITEM_FORMS = {"spread": (True, False), "packed": (False, True), "lanes": (False, False)}
+
+
 def parse_variant(text):
     """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
-    ``frontier`` and ``near_far`` as booleans)."""
+    ``frontier`` and ``near_far`` as booleans; ``form=packed`` names a way of walking
+    items, see :data:`ITEM_FORMS`).
+
+    Examples
+    --------
+    >>> parse_variant("near_far=1,delta=50,form=packed")
+    {'near_far': True, 'delta': 50.0, 'form': 'packed'}
+    """
     options = {}
     for pair in filter(None, text.split(",")):
         key, value = pair.split("=")
+        if key == "form":
+            options[key] = value
+            continue
         number = float(value)
         if key in ("frontier", "near_far"):
             options[key] = bool(number)

@@ -45,3 +45,9 @@ def test_a_missing_road_network_is_a_clear_stop(split, monkeypatch, tmp_path):
     monkeypatch.delenv("WARPATH_DATASETS", raising=False)
     with pytest.raises(SystemExit, match="USA-road-NY.pace16.gr.xz is in none of"):
         split.road("NY")
+
+
+def test_a_register_cap_is_hbfs_option_only(split):
+    with pytest.raises(SystemExit, match="hbf's option"):
+        split.main(["--tiny", "--graphs", "rmat-21-10", "--queries", "1",
+                    "--methods", "edge-bf:_registers=64"])

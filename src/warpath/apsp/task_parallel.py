@@ -184,6 +184,11 @@ FRONTIER_REGISTERS = 40
 #: (:func:`~warpath.cuda.mappings.frontier_tasks` with ``spread=True``) instead of a lane
 #: walking every arc for its own row.
 SPREAD_ITEMS = True
+#: Whether items of 32 rows are packed instead (:func:`~warpath.cuda.mappings.frontier_tasks`
+#: with ``packed=True``: a block deals the pairs of a chunk of items over its threads).
+#: An experiment, off: not measured on a GPU yet (docs/performance.md, "Twenty-second
+#: session", has the CPU model's prediction).
+PACK_ITEMS = False
 #: The spread items' register cap: at 40 they spill (H100, random(1M, 6M), 1,000 sources,
 #: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; swept before items with all 32
 #: rows active got their own loop; docs/performance.md).
@@ -191,13 +196,16 @@ SPREAD_REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
-def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
+def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
+                    packed: bool = False):
     """A round over a frontier of items instead of every task (``frontier=True``).
 
     An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
     or two items to a warp, :func:`~warpath.cuda.mappings.frontier_tasks`): as many
     lanes expand it, a lane per row, or with ``spread`` (32 rows) the warp's lanes
-    share out the item's pairs of (arc, active row).  Instead of a mask byte per task,
+    share out the item's pairs of (arc, active row), or with ``packed`` (32 rows) a
+    block's threads the pairs of a chunk of items, the item's word taken by one thread
+    (:func:`take_item`, near-far's test of every row there).  Instead of a mask byte per task,
     M is a word of lane bits per item, two of them (this round's, the next round's), and
     the frontier queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
     sets lane s of v's item in the next round's words, and the one call that makes the
@@ -231,7 +239,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     from ..cuda.operators import QUEUE, advance, filter_indices
 
     width = item_rows
-    mapping = frontier_tasks(width, spread)
+    mapping = frontier_tasks(width, spread, packed)
 
     @cuda.jit(device=True)
     def lane_bit(words, row):
@@ -272,6 +280,39 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
             if state[8][r & 1] == 0:
                 state[8][r & 1] = 1
         return True, du
+
+    @cuda.jit(device=True)
+    def take_item(state, first_row, u, r):
+        """Packed items: ``(rows that scatter, _)`` of u's item whose first row is
+        ``first_row``, its word of this round read and cleared by its one thread; with
+        near-far, a row at or above the bound waits in the far pile instead."""
+        item = u * state[6] + first_row // width
+        slot = (r & 1) * state[3] + item
+        word = np.int64(state[1][slot])
+        if word == 0:
+            return word, state[4]
+        state[1][slot] = 0
+        if not near_far:
+            return word, state[4]
+        active = word - word
+        bits = word
+        while bits != 0:
+            low = bits & -bits
+            bits ^= low
+            row = first_row + cuda.popc(low - 1)
+            du = state[0][u * state[2] + row]
+            if du >= state[7][r & 1]:
+                wait(state, item, row, du, r)
+            else:
+                active |= low
+        if active != 0 and state[8][r & 1] == 0:
+            state[8][r & 1] = 1
+        return active, state[4]
+
+    @cuda.jit(device=True)
+    def row_distance(state, row, u):
+        """Packed items: the distance of task <u, row>."""
+        return state[0][u * state[2] + row]
 
     @cuda.jit(device=True)
     def scatter(state, row, u, du, v, w, e, r, conv):
@@ -317,7 +358,10 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
         state[1][((r + 1) & 1) * state[3] + item] = lanes
         return True
 
-    relax = advance(mapping, in_item, scatter, QUEUE)
+    if packed:
+        relax = advance(mapping, take_item, scatter, QUEUE, distance=row_distance)
+    else:
+        relax = advance(mapping, in_item, scatter, QUEUE)
     return [relax, filter_indices(far_items, from_far, QUEUE)] if near_far else [relax]
 
 
@@ -441,8 +485,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
         launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
         ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
-        ``item_rows`` and ``spread`` (whether the rounds spread items' pairs over the
-        lanes: False under the CUDA simulator, which walks a lane a row).
+        ``item_rows``, ``spread`` (whether the rounds spread items' pairs over the
+        lanes: False under the CUDA simulator, which walks a lane a row) and ``packed``
+        (the experiment :data:`PACK_ITEMS`).
 
     Raises
     ------
@@ -524,9 +569,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
     steps, max_rounds, items = [_round_step()], None, None
-    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32)
+    packed = bool(frontier and PACK_ITEMS and item_rows == 32)
+    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32 and not packed)
     if frontier:
-        steps = _frontier_steps(bool(near_far), int(item_rows), spread)
+        steps = _frontier_steps(bool(near_far), int(item_rows), spread, packed)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
         steps = _near_far_steps()
@@ -551,7 +597,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
                       else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
                                 frontier=items.pair if frontier else None,
-                                max_registers=_register_cap(frontier, spread))
+                                max_registers=_register_cap(frontier, spread or packed))
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
@@ -566,7 +612,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
-             "spread": spread and not SIMULATOR}
+             "spread": spread and not SIMULATOR, "packed": packed}
     return out.matrix(sources, tally.as_stats(stats))
 
 
