@@ -102,6 +102,8 @@ class Bench:
         if form is not None:
             if form not in ITEM_FORMS:
                 raise SystemExit(f"form must be one of {list(ITEM_FORMS)}, not {form!r}")
+            if not hasattr(task_parallel, "PACK_ITEMS"):
+                raise SystemExit(f"form={form}: this warpath tree has no item forms")
             task_parallel.SPREAD_ITEMS, task_parallel.PACK_ITEMS = ITEM_FORMS[form]
         try:
             w.multi_source(graph, sources[:2], method=method, device="cuda", **options)
@@ -170,7 +172,8 @@ def part_table1(bench, args):
             same = same_rows(variant, ours.distances[sample], sample)
             label = ", ".join(f"{key}={value}" for key, value in options.items())
             bench.record(
-                f"table1 {kind:9s} {label}: {variant_s:8.3f} s, "
+                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}, packed "
+                f"{variant.stats.get('packed')}): {variant_s:8.3f} s, "
                 f"{variant.stats['iterations']} rounds (default {ours_s:8.3f} s) | "
                 f"repeated-sssp {peer_all / variant_s:6.1f}x | {'ok' if same else 'WRONG'}",
                 part="table1-variant", graph=kind, vertices=n, options=options,
@@ -315,7 +318,8 @@ def part_multi(bench, args):
                    for i in range(0, len(sources), 97))
         label = ", ".join(f"{key}={value}" for key, value in options.items())
         bench.record(
-            f"multi  {label}: {near_s:8.3f} s, {near.stats['iterations']:,} "
+            f"multi  {label} (spread {near.stats.get('spread')}, packed "
+            f"{near.stats.get('packed')}): {near_s:8.3f} s, {near.stats['iterations']:,} "
             f"rounds, {near.stats['relaxations']:,} relaxations (plain: "
             f"{ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | {len(sources)} x "
             f"sssp(hbf) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",

@@ -33,8 +33,22 @@ def test_the_rounds_give_the_distances_and_fewer_passes_each_form(delta):
         assert (d[~reached, row] == model_script.NO_BOUND).all()
     assert histogram.sum() == items and histogram[len(sources) + 1:].sum() == 0
     assert relaxations >= graph.num_edges   # every reached arc at least once per row
-    assert packed <= spread <= lane and packed * 32 >= relaxations
-    assert rounds > 1
+    assert packed <= spread <= lane and rounds > 1
+
+
+def test_with_one_row_every_item_walks_its_arcs_once():
+    # one source: every scattering item has k = 1, so a lane a row takes d passes, one
+    # relaxation each, and spread takes ceil(d / 32)
+    graph = warpath.generators.rmat(7, 8, seed=6)
+    indptr = np.asarray(graph.indptr, np.int64)
+    (_, items, relaxations, lane, spread, _, histogram,
+     _) = model_script.launch_model(indptr, np.asarray(graph.indices, np.int64),
+                                    np.asarray(graph.weights, np.int64),
+                                    np.array([0], np.int64), np.int64(0))
+    assert lane == relaxations and histogram[1] + histogram[0] == items
+    degrees = np.diff(indptr)
+    assert spread < lane and spread >= -(-relaxations // 32)
+    assert lane >= degrees[0]
 
 
 def test_near_far_relaxes_less_in_more_rounds():

@@ -254,6 +254,8 @@ def test_bad_mappings_are_refused():
         mappings.Mapping("frontier", lanes=(32, 32), spread=True)
     with pytest.raises(ValueError, match="not both"):
         mappings.Mapping("frontier-tasks", lanes=(32, 32), spread=True, packed=True)
+    with pytest.raises(ValueError, match="needs distance"):
+        advance(mappings.frontier_tasks(packed=True), reached, relax, QUEUE)
 
 
 @pytest.mark.gpu

@@ -222,6 +222,8 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
         if mapping.spread and not SIMULATOR:   # the simulator has no votes: a lane a row
             op = _spread_items(gather, visit, push, queued)
         if mapping.packed:
+            if distance is None:
+                raise ValueError("a packed mapping needs distance(state, row, u)")
             op = _packed_items(gather, distance, visit, push, queued)
     elif kind == "frontier":
         @cuda.jit(device=True)
@@ -340,8 +342,8 @@ def _packed_items(take, distance, visit, push, queued: bool):
     chunk's pairs; each thread visits pairs t, t + threads, ..., finding the owning item
     by a binary search of the sums, and in it arc q // k of the (q % k)-th active row
     (:func:`~warpath.cuda.lanes.nth_set_bit`), reading that task's value with
-    ``distance(state, row, u)``.  The item's vertex, first arc, word, k, group and first
-    pair wait in shared memory.  Every thread of a block runs the same trip counts (the
+    ``distance(state, row, u)``.  The item, its first arc, its mask, k and its first
+    pair wait in shared memory (the vertex and group are recomputed from the item).  Every thread of a block runs the same trip counts (the
     barriers and the warp-aggregated enqueue need it), so it runs under the simulator too.
     Where a spread warp gathers one item at a time, a row per lane, here the gathers of a
     chunk's items overlap (one thread each).
