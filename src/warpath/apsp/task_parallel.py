@@ -175,9 +175,8 @@ def _near_far_steps():
 
 #: The frontier form's persistent kernel's register cap for items that are not spread
 #: (8 or 16 rows, or 32 with SPREAD_ITEMS off): 40 let more warps stay resident for little
-#: spilling (H100,
-#: random(1M, 6M), 1,000 sources, 32 rows a lane a row: 0.93 s against 1.02 s uncapped
-#: and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
+#: spilling (H100, random(1M, 6M), 1,000 sources, 32 rows a lane a row: 0.93 s against
+#: 1.02 s uncapped and 1.05 s at 64; with near-far 0.72 against 0.81; docs/performance.md).
 FRONTIER_REGISTERS = 40
 
 #: Whether items of 32 rows deal their (arc, active row) pairs over the warp's lanes
@@ -205,13 +204,14 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     lanes expand it, a lane per row, or with ``spread`` (32 rows) the warp's lanes
     share out the item's pairs of (arc, active row), or with ``packed`` (32 rows) a
     block's threads the pairs of a chunk of items, the item's word taken by one thread
-    (:func:`take_item`, near-far's test of every row there).  Instead of a mask byte per task,
-    M is a word of lane bits per item, two of them (this round's, the next round's), and
-    the frontier queue holds the items whose word is not zero.  A relaxation that lowers ``d[v, s]``
-    sets lane s of v's item in the next round's words, and the one call that makes the
-    word non-zero enqueues the item; the warp expanding an item reads its word and clears
-    it.  A round then costs what its frontier holds: the sweep of every task (about
-    0.15 ms a round on random(1M, 6M) with 32 rows) is gone.  (A queue of single tasks,
+    (:func:`take_item`, near-far's test of every row there).  Instead of a mask byte per
+    task, M is a word of lane bits per item, two of them (this round's, the next
+    round's), and the frontier queue holds the items whose word is not zero.  A
+    relaxation that lowers ``d[v, s]`` sets lane s of v's item in the next round's
+    words, and the one call that makes the word non-zero enqueues the item; the warp
+    expanding an item reads its word and clears it.  A round then costs what its
+    frontier holds: the sweep of every task (about 0.15 ms a round on random(1M, 6M)
+    with 32 rows) is gone.  (A queue of single tasks,
     a thread each, kept every lane busy but ran 2.2 s against 1.0 s: a dedup atomic and
     an uncoalesced read per task cost more than idle lanes.)
 
@@ -519,7 +519,6 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     from ..cuda.mappings import frontier_tasks
     from ..cuda.predecessors import _strictly_increasing
     from ..cuda.problem import DEVICE_INTEGER_TYPES, Problem
-    from ..cuda.runtime import SIMULATOR
     from ..dtypes import distance_dtype, path_length_bound
     from ..errors import NegativeCycleError
     from ..negative_cycles import negative_cycle_from
@@ -612,7 +611,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
-             "spread": spread and not SIMULATOR, "packed": packed}
+             "spread": bool(frontier) and steps[0].mapping.spreads_lanes, "packed": packed}
     return out.matrix(sources, tally.as_stats(stats))
 
 

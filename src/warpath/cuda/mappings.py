@@ -151,6 +151,24 @@ class Mapping:
         return num_vertices * self.lanes[1]
 
     @property
+    def spreads_lanes(self) -> bool:
+        """Whether an advance over this mapping deals an item's (arc, active row) pairs
+        over a warp's lanes: ``spread``, on a GPU (the CUDA simulator, which has no warp
+        votes or shuffles, walks a lane a row instead).
+
+        Examples
+        --------
+        >>> from warpath.cuda.runtime import SIMULATOR
+        >>> frontier_tasks(spread=True).spreads_lanes is not SIMULATOR
+        True
+        >>> frontier_tasks().spreads_lanes
+        False
+        """
+        from .runtime import SIMULATOR
+
+        return self.spread and not SIMULATOR
+
+    @property
     def fills_gpu(self) -> bool:
         """Whether a persistent grid running this mapping may take every resident block
         when its passes are large (:func:`~warpath.cuda.runtime.cooperative_blocks`).

@@ -56,7 +56,6 @@ from numba import cuda
 from .flags import mark_changed
 from .frontier import enqueue, enqueue_single
 from .mappings import Mapping, tasks, thread_per_vertex, virtual_warp_lanes
-from .runtime import SIMULATOR
 
 #: ``output=`` of an operator: nothing, or the next frontier queue.
 NO_OUTPUT, QUEUE = 0, 1
@@ -219,7 +218,7 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
                                     u, groups, group, r)
             return count
 
-        if mapping.spread and not SIMULATOR:   # the simulator has no votes: a lane a row
+        if mapping.spreads_lanes:   # not under the simulator, which has no votes
             op = _spread_items(gather, visit, push, queued)
         if mapping.packed:
             if distance is None:
@@ -343,8 +342,9 @@ def _packed_items(take, distance, visit, push, queued: bool):
     by a binary search of the sums, and in it arc q // k of the (q % k)-th active row
     (:func:`~warpath.cuda.lanes.nth_set_bit`), reading that task's value with
     ``distance(state, row, u)``.  The item, its first arc, its mask, k and its first
-    pair wait in shared memory (the vertex and group are recomputed from the item).  Every thread of a block runs the same trip counts (the
-    barriers and the warp-aggregated enqueue need it), so it runs under the simulator too.
+    pair wait in shared memory (the vertex and group are recomputed from the item).
+    Every thread of a block runs the same trip counts (the barriers and the
+    warp-aggregated enqueue need it), so it runs under the simulator too.
     Where a spread warp gathers one item at a time, a row per lane, here the gathers of a
     chunk's items overlap (one thread each).
     """
