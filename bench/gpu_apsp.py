@@ -6,7 +6,7 @@
     python bench/gpu_apsp.py --parts apsp --apsp-vertices 100000 --apsp-dtype int32
     python bench/gpu_apsp.py --parts multi --multi-vertices 1000000 --multi-sources 1000
     python bench/gpu_apsp.py --parts table1 multi --src /path/to/old/src   # another tree
-    python bench/gpu_apsp.py --parts multi --variants "form=packed" "form=packed,near_far=1"
+    python bench/gpu_apsp.py --parts multi --variants "form=lanes" "form=lanes,near_far=1"
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_apsp.py --tiny   # simulator smoke run
 
 Every line is one measurement with its peer measured in the same run, wall-clock
@@ -92,25 +92,25 @@ class Bench:
 
     def many(self, graph, sources, method, form=None, **options):
         """A timed multi-source run after a two-source first call (compilation, upload);
-        ``form`` ("spread", "packed" or "lanes") picks task-parallel's way of walking an
-        item of 32 rows for this run (its module's switches), else its default."""
+        ``form`` ("spread" or "lanes") picks task-parallel's way of walking an item of 32
+        rows for this run (its module's switch ``SPREAD_ITEMS``), else its default."""
         w = self.warpath
         from warpath.apsp import task_parallel
 
-        switches = (getattr(task_parallel, "SPREAD_ITEMS", False),
-                    getattr(task_parallel, "PACK_ITEMS", False))
+        spread = getattr(task_parallel, "SPREAD_ITEMS", None)
         if form is not None:
             if form not in ITEM_FORMS:
                 raise SystemExit(f"form must be one of {list(ITEM_FORMS)}, not {form!r}")
-            if not hasattr(task_parallel, "PACK_ITEMS"):
+            if spread is None:
                 raise SystemExit(f"form={form}: this warpath tree has no item forms")
-            task_parallel.SPREAD_ITEMS, task_parallel.PACK_ITEMS = ITEM_FORMS[form]
+            task_parallel.SPREAD_ITEMS = ITEM_FORMS[form]
         try:
             w.multi_source(graph, sources[:2], method=method, device="cuda", **options)
             return self.wall(lambda: w.multi_source(graph, sources, method=method,
                                                     device="cuda", **options))
         finally:
-            task_parallel.SPREAD_ITEMS, task_parallel.PACK_ITEMS = switches
+            if form is not None:
+                task_parallel.SPREAD_ITEMS = spread
 
     def record(self, line, **fields):
         self.records.append(fields)
@@ -172,9 +172,9 @@ def part_table1(bench, args):
             same = same_rows(variant, ours.distances[sample], sample)
             label = ", ".join(f"{key}={value}" for key, value in options.items())
             bench.record(
-                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}, packed "
-                f"{variant.stats.get('packed')}): {variant_s:8.3f} s, "
-                f"{variant.stats['iterations']} rounds (default {ours_s:8.3f} s) | "
+                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}): "
+                f"{variant_s:8.3f} s, {variant.stats['iterations']} rounds (default "
+                f"{ours_s:8.3f} s) | "
                 f"repeated-sssp {peer_all / variant_s:6.1f}x | {'ok' if same else 'WRONG'}",
                 part="table1-variant", graph=kind, vertices=n, options=options,
                 seconds=variant_s, default_seconds=ours_s, check=same)
@@ -284,30 +284,41 @@ def part_multi(bench, args):
     n = args.multi_vertices
     graph = w.generators.random(n, 6 * n, seed=2008)
     sources = np.random.default_rng(13).integers(0, n, size=args.multi_sources)
-    ours_s, _ = bench.many(graph, sources, "task-parallel", predecessors=False)
+    ours_s, left = bench.many(graph, sources, "task-parallel", predecessors=False)
+    left_s, _ = bench.wall(lambda: left.distances)   # float64 made on the GPU, then copied
+    del left
     host_s, ours = bench.many(graph, sources, "task-parallel", predecessors=False,
                               deliver="host")
 
-    def singles(copy):
+    def singles(method, copy):
         rows = []
         for s in sources.tolist():
-            r = w.sssp(graph, s, method="hbf", device="cuda", predecessors=False)
+            r = w.sssp(graph, s, method=method, device="cuda", predecessors=False)
             rows.append(r.device_distances.copy_to_host() if copy else r)
         return rows
 
-    w.sssp(graph, int(sources[0]), method="hbf", device="cuda", predecessors=False)
-    lazy_s, _ = bench.wall(lambda: singles(False))
-    copied_s, copied = bench.wall(lambda: singles(True))
-    raw = ours._arrays._raw()   # the matrix as delivered, in the GPU's type
+    lazy = {}   # every single-source method of args.single_methods, timed in this call
+    for method in args.single_methods:
+        w.sssp(graph, int(sources[0]), method=method, device="cuda", predecessors=False)
+        lazy[method], _ = bench.wall(lambda: singles(method, False))
+    best = min(lazy, key=lazy.get)   # the baseline: the fastest of them
+    lazy_s = lazy[best]
+    copied_s, copied = bench.wall(lambda: singles(best, True))
+    raw = ours._arrays._raw()   # the matrix in the GPU's type
+    float_s, _ = bench.wall(lambda: ours.distances)   # float64 with inf, as scipy gives it
     ok = all(np.array_equal(raw[i], copied[i]) for i in range(0, len(sources), 97))
     bench.record(
         f"multi  random V={n:,} E={graph.num_edges:,} {len(sources)} sources, left on the GPU: "
         f"multi_source (task-parallel, width {ours.stats['launch_width']}) {ours_s:8.3f} s | "
-        f"{len(sources)} x sssp(hbf) from Python {lazy_s:8.3f} s: {lazy_s / ours_s:6.1f}x "
+        f"{len(sources)} x sssp({best}) from Python {lazy_s:8.3f} s: {lazy_s / ours_s:6.1f}x "
+        f"(singles: {', '.join(f'{m} {t:.3f} s' for m, t in lazy.items())}) "
         f"(target >= 10x); delivered to host memory: {host_s:8.3f} s | {copied_s:8.3f} s: "
-        f"{copied_s / host_s:6.1f}x | {'ok' if ok else 'WRONG'}",
+        f"{copied_s / host_s:6.1f}x; reading .distances (float64): left on the GPU "
+        f"{left_s:.3f} s, delivered ({raw.dtype}) {float_s:.3f} s | {'ok' if ok else 'WRONG'}",
         part="multi", vertices=n, arcs=graph.num_edges, sources=len(sources), seconds=ours_s,
         seconds_to_host=host_s, singles_seconds=lazy_s, singles_copied_seconds=copied_s,
+        singles_method=best, singles_by_method=lazy, seconds_read_left=left_s,
+        seconds_read_float64=float_s,
         speedup=lazy_s / ours_s, speedup_to_host=copied_s / host_s, check=ok)
     variants = [{"near_far": True, "delta": delta} for delta in args.near_far_deltas]
     variants += [parse_variant(text) for text in args.variants]
@@ -318,11 +329,11 @@ def part_multi(bench, args):
                    for i in range(0, len(sources), 97))
         label = ", ".join(f"{key}={value}" for key, value in options.items())
         bench.record(
-            f"multi  {label} (spread {near.stats.get('spread')}, packed "
-            f"{near.stats.get('packed')}): {near_s:8.3f} s, {near.stats['iterations']:,} "
-            f"rounds, {near.stats['relaxations']:,} relaxations (plain: "
-            f"{ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | {len(sources)} x "
-            f"sssp(hbf) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",
+            f"multi  {label} (spread {near.stats.get('spread')}): {near_s:8.3f} s, "
+            f"{near.stats['iterations']:,} rounds, {near.stats['relaxations']:,} relaxations "
+            f"(plain: {ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | "
+            f"{len(sources)} x "
+            f"sssp({best}) {lazy_s:8.3f} s: {lazy_s / near_s:6.1f}x | {'ok' if same else 'WRONG'}",
             part="multi-variant", vertices=n, arcs=graph.num_edges, sources=len(sources),
             options=options, launch_width=near.stats["launch_width"], seconds=near_s,
             rounds=near.stats["iterations"],
@@ -330,19 +341,19 @@ def part_multi(bench, args):
             speedup=lazy_s / near_s, check=same)
 
 
-#: The ways task-parallel walks an item of 32 rows: (SPREAD_ITEMS, PACK_ITEMS).
-ITEM_FORMS = {"spread": (True, False), "packed": (False, True), "lanes": (False, False)}
+#: The ways task-parallel walks an item of 32 rows: its switch SPREAD_ITEMS for each.
+ITEM_FORMS = {"spread": True, "lanes": False}
 
 
 def parse_variant(text):
     """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
-    ``frontier`` and ``near_far`` as booleans; ``form=packed`` names a way of walking
+    ``frontier`` and ``near_far`` as booleans; ``form=lanes`` names a way of walking
     items, see :data:`ITEM_FORMS`).
 
     Examples
     --------
-    >>> parse_variant("near_far=1,delta=50,form=packed")
-    {'near_far': True, 'delta': 50.0, 'form': 'packed'}
+    >>> parse_variant("near_far=1,delta=50,form=lanes")
+    {'near_far': True, 'delta': 50.0, 'form': 'lanes'}
     """
     options = {}
     for pair in filter(None, text.split(",")):
@@ -378,6 +389,9 @@ def main(argv=None):
     parser.add_argument("--apsp-dtype", choices=("int32", "float32"), default="int32")
     parser.add_argument("--multi-vertices", type=int, default=1_000_000)
     parser.add_argument("--multi-sources", type=int, default=1000)
+    parser.add_argument("--single-methods", nargs="+", default=["hbf", "edge-bf", "harish"],
+                        help="single-source methods timed as multi's baseline (the fastest "
+                             "is the one compared)")
     parser.add_argument("--near-far-deltas", type=float, nargs="*", default=[],
                         help="also time multi with task-parallel's near_far at these deltas")
     parser.add_argument("--variants", nargs="*", default=[],

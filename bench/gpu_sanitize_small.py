@@ -103,7 +103,6 @@ def check_apsp(graphs):
             ok = ok and all(len(r.path(int(s), int(t))) > 0 for s, t in reachable)
             failures += not ok
             print(g.num_vertices, "apsp", method, options, "ok" if ok else "WRONG", flush=True)
-        failures += check_packed_items(g, ref)
         m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
                                  group=2, predecessors=False)
         ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
@@ -117,27 +116,6 @@ def check_apsp(graphs):
             print("apsp", method, "missed the negative cycle", flush=True)
         except warpath.NegativeCycleError as err:
             print("apsp", method, "negative cycle", err.cycle, flush=True)
-    return failures
-
-
-def check_packed_items(g, ref) -> int:
-    """task-parallel APSP with its packed items (the experiment ``PACK_ITEMS``), plain and
-    near-far (non-negative weights), against ``ref``; the failures."""
-    from warpath.apsp import task_parallel
-
-    failures = 0
-    task_parallel.PACK_ITEMS = True
-    try:
-        for options in ({}, {"near_far": True}, {"group": 4}):
-            if options.get("near_far") and g.min_weight < 0:
-                continue
-            r = warpath.apsp(g, method="task-parallel", device="cuda", **options)
-            ok = r.stats["packed"] and np.allclose(r.distances, ref, rtol=1e-6)
-            failures += not ok
-            print(g.num_vertices, "apsp packed items", options, "ok" if ok else "WRONG",
-                  flush=True)
-    finally:
-        task_parallel.PACK_ITEMS = False
     return failures
 
 

@@ -7,8 +7,14 @@ and 32 rows (sources), a warp each.  How a warp walks an item decides its passes
 - spread (the default since the twenty-second session): the item's k x d pairs of
   (arc, active row) dealt over the 32 lanes, ceil(k d / 32) passes (d when k = 32);
 - packed: the pairs of 32 queued items at once, ceil(sum of k d / 32) passes for the 32
-  items (the experiment ``task_parallel.PACK_ITEMS`` deals 256 items a block; the model
+  items (the experiment ``task_parallel.PACK_ITEMS`` dealt 256 items a block; the model
   counts warps of 32).
+
+The packed form was measured on the H100 on 2026-11-28 and was slower than spread
+(random(1M, 6M), 1,000 sources: 0.763 s against 0.637 s, with near-far 0.537 against
+0.497 s; Okuyama's complete graph, V = 4,677: 3.48 s against 0.467 s), so the model's
+guess that packed's fewer passes would make it faster was wrong, and the GPU form was
+removed; its passes are still counted here.
 
 This replays one launch's rounds on the CPU, 32 rows in step as on the GPU, plain or in
 near-far order with one bound for the launch's rows (a task at or above it waits in a far

@@ -158,3 +158,18 @@ def test_a_bfs_result_pickles_complete():
     assert back.levels.tolist() == [0, 1, -1] and back.path(1).tolist() == [0, 1]
     back.amend_stats(lambda stats: stats.update(seconds=1.0))
     assert back.stats["seconds"] == 1.0
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint16])
+def test_a_big_matrix_is_converted_block_by_block_on_several_threads(monkeypatch, dtype):
+    from warpath import result
+
+    monkeypatch.setattr(result, "_BLOCK_ENTRIES", 64)   # a block of 2 rows of 40
+    monkeypatch.setattr(result, "_PARALLEL_ENTRIES", 100)
+    raw = np.random.default_rng(3).integers(0, 50, size=(45, 40)).astype(dtype)
+    raw[raw > 40] = np.iinfo(dtype).max   # some unreached entries in most blocks
+    matrix = DistanceMatrix(np.arange(45), raw)
+    expected = np.where(raw == np.iinfo(dtype).max, np.inf, raw.astype(np.float64))
+    np.testing.assert_array_equal(matrix.distances, expected)
+    exact = np.where(raw == np.iinfo(dtype).max, np.iinfo(np.int64).max, raw.astype(np.int64))
+    np.testing.assert_array_equal(matrix.exact_distances, exact)

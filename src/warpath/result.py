@@ -60,6 +60,9 @@ def _no_predecessors(what="predecessors"):
 
 #: Rows converted at a time, so a conversion's temporary mask stays small beside the matrix.
 _BLOCK_ENTRIES = 1 << 18
+#: Matrices of at least this many entries are converted on several threads
+#: (:mod:`warpath.host_pool`).
+_PARALLEL_ENTRIES = 1 << 22
 
 
 def _row_blocks(array: np.ndarray):
@@ -97,12 +100,22 @@ def _with_unreached(raw: np.ndarray, dtype, unreached_as) -> np.ndarray:
     block by block, so a large matrix needs no full-size temporaries."""
     out = np.empty(raw.shape, dtype=dtype)
     unreached = np.iinfo(raw.dtype).max
-    for rows in _row_blocks(raw):
+
+    def convert(rows):
         block = out[rows]
         block[...] = raw[rows]
         # the sentinel's positions, then one store each: a masked store mispredicts a
         # branch per entry when about half are unreachable (3x slower)
         block.reshape(-1)[np.flatnonzero(raw[rows] == unreached)] = unreached_as
+
+    blocks = _row_blocks(raw)
+    if raw.size >= _PARALLEL_ENTRIES:   # a big matrix: its blocks on the host's threads
+        from .host_pool import in_parallel
+
+        in_parallel(convert, blocks)
+    else:
+        for rows in blocks:
+            convert(rows)
     return out
 
 
@@ -132,6 +145,10 @@ def _converts_on_gpu(array) -> bool:
 def _to_host(array):
     """A numpy array from a numpy array or a device array (numba, CuPy: anything with
     ``copy_to_host`` or ``get``)."""
+    if _converts_on_gpu(array):   # contiguous numba: staged copies, many host threads
+        from .cuda.downloads import download
+
+        return download(array)
     if hasattr(array, "copy_to_host"):
         return array.copy_to_host()
     if hasattr(array, "get") and not isinstance(array, np.ndarray):

@@ -230,8 +230,23 @@ def test_delta_is_clamped_to_the_distance_type_and_needs_near_far():
     tiny = warpath.Graph(floats.indptr, floats.indices, floats.weights.astype(np.float32))
     with pytest.raises(warpath.OptionError, match="zero in float32"):
         run(tiny, near_far=True, delta=1e-50)
-    with pytest.raises(warpath.OptionError, match="near_far=True"):
-        run(ring, delta=5)
+    with pytest.raises(warpath.OptionError, match="near_far=False"):
+        run(ring, near_far=False, delta=5)
+    assert run(ring, delta=5).stats["near_far"]   # a bucket width alone asks for near-far
+
+
+def test_near_far_by_default_on_large_graphs_without_negative_weights(monkeypatch):
+    from warpath.apsp import task_parallel
+
+    small = gen.random(40, 200, seed=4)
+    assert not run(small, predecessors=False).stats["near_far"]   # below the threshold
+    monkeypatch.setattr(task_parallel, "NEAR_FAR_MIN_ARCS", small.num_edges)
+    on = run(small, predecessors=False)
+    assert on.stats["near_far"] and on.stats["delta"] > 0
+    np.testing.assert_array_equal(on.distances, csgraph.dijkstra(scipy_graph(small)))
+    negative = gen.with_negative_weights(small, seed=1)
+    assert not run(negative, predecessors=False).stats["near_far"]   # negative: off
+    assert not run(small, frontier=False, predecessors=False).stats["near_far"]
 
 
 def test_near_far_jumps_a_gap_of_many_buckets_in_one_round():
@@ -394,60 +409,3 @@ def test_spread_items_and_a_lane_a_row_give_the_same_rows_on_the_gpu(monkeypatch
                 assert matrix.stats["spread"] is spread
                 np.testing.assert_array_equal(matrix.distances, expected,
                                               err_msg=f"spread={spread} near_far={near_far}")
-
-
-@pytest.fixture
-def packed_items(monkeypatch):
-    """task-parallel with its packed items (the experiment PACK_ITEMS) switched on."""
-    from warpath.apsp import task_parallel
-
-    monkeypatch.setattr(task_parallel, "PACK_ITEMS", True)
-
-
-@pytest.mark.parametrize("near_far", [False, True])
-def test_packed_items_with_two_items_a_vertex_and_paths(packed_items, near_far):
-    # 40 rows in one launch: a vertex's second item holds rows 32-39
-    graph = gen.random(30, 120, seed=17)
-    sources = [(11 * i) % 30 for i in range(40)]
-    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                  group=20, launch_groups=2, near_far=near_far)
-    assert matrix.stats["packed"] and not matrix.stats["spread"]
-    assert matrix.stats["launch_width"] == 40 and matrix.stats["batches"] == 1
-    assert_rows(graph, matrix)
-
-
-PACKED_GRAPHS = [(name, graph) for name, graph in GRAPHS if name in (
-    "random-float-undirected", "complete", "disconnected", "negative", "float32", "int64-wide")]
-
-
-@pytest.mark.parametrize("name,graph", PACKED_GRAPHS, ids=[name for name, _ in PACKED_GRAPHS])
-def test_packed_items_match_scipy_in_several_launches(packed_items, name, graph):
-    sources = [s % graph.num_vertices for s in SOURCES]
-    matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                  predecessors=False, **SMALL_BATCHES)
-    assert matrix.stats["packed"] and matrix.stats["batches"] == 3
-    np.testing.assert_allclose(matrix.distances, scipy_rows(graph, sources), rtol=1e-6)
-
-
-def test_packed_items_in_johnson_with_near_far(packed_items):
-    graph = gen.with_negative_weights(gen.grid(5, 5, seed=18), seed=19)
-    sources = np.arange(0, 25, 3)
-    matrix = warpath.multi_source(graph, sources, method="johnson", device="cuda",
-                                  near_far=True, predecessors=False)
-    assert matrix.stats["packed"]
-    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
-
-
-@pytest.mark.gpu
-def test_packed_items_on_larger_graphs_on_the_gpu(packed_items):
-    for graph in (gen.power_law(3000, 6, 300, seed=5), gen.complete(70, seed=7),
-                  gen.random(2000, 12000, seed=8, weights="float")):
-        sources = np.arange(0, graph.num_vertices, 7)
-        expected = scipy_rows(graph, sources)
-        for near_far in (False, True):
-            matrix = warpath.multi_source(graph, sources, method="task-parallel",
-                                          device="cuda", predecessors=False,
-                                          near_far=near_far)
-            assert matrix.stats["packed"]
-            np.testing.assert_array_equal(matrix.distances, expected,
-                                          err_msg=f"near_far={near_far}")

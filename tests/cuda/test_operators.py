@@ -248,14 +248,10 @@ def test_bad_mappings_are_refused():
         mappings.Mapping("vertices", wide=True)
     with pytest.raises(ValueError, match="reach 32"):
         mappings.frontier((4, 16), wide=True)
-    with pytest.raises(ValueError, match="32 rows can be spread or packed"):
-        mappings.Mapping("frontier-tasks", lanes=(16, 16), packed=True)
-    with pytest.raises(ValueError, match="32 rows can be spread or packed"):
+    with pytest.raises(ValueError, match="32 rows can be spread"):
+        mappings.Mapping("frontier-tasks", lanes=(16, 16), spread=True)
+    with pytest.raises(ValueError, match="32 rows can be spread"):
         mappings.Mapping("frontier", lanes=(32, 32), spread=True)
-    with pytest.raises(ValueError, match="not both"):
-        mappings.Mapping("frontier-tasks", lanes=(32, 32), spread=True, packed=True)
-    with pytest.raises(ValueError, match="needs distance"):
-        advance(mappings.frontier_tasks(packed=True), reached, relax, QUEUE)
 
 
 @pytest.mark.gpu

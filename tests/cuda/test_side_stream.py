@@ -5,6 +5,7 @@ import threading
 import numpy as np
 import pytest
 from numba import cuda
+from slow_kernel import slow_fill
 
 from warpath.cuda import runtime, side_stream
 
@@ -30,24 +31,13 @@ def test_copies_what_the_marked_kernels_wrote():
     done.release()  # a second release does nothing
 
 
-@cuda.jit
-def _slow_fill(rows, value, milliseconds):
-    """Wait about ``milliseconds`` (one block), then write ``value`` everywhere."""
-    for _ in range(milliseconds):
-        cuda.nanosleep(1_000_000)
-    i = cuda.threadIdx.x
-    while i < rows.size:
-        rows[i] = value
-        i += cuda.blockDim.x
-
-
 @pytest.mark.gpu
 @pytest.mark.skipif(runtime.SIMULATOR, reason="the simulator runs each kernel at its launch")
 def test_the_copy_waits_for_the_marked_kernel_and_not_for_later_ones():
     rows = cuda.to_device(np.zeros(4096, np.int32))
-    _slow_fill[1, 256](rows, 1, 300)    # still running when the copy is asked for
+    slow_fill[1, 256](rows, 1, 300)    # still running when the copy is asked for
     done = side_stream.mark()
-    _slow_fill[1, 256](rows, 2, 300)    # queued after the mark: the copy must not wait
+    slow_fill[1, 256](rows, 2, 300)    # queued after the mark: the copy must not wait
     host = cuda.pinned_array(4096, np.int32)
     done.copy_to_host(rows, host)
     done.release()

@@ -146,7 +146,7 @@ def reweighted(dgraph, h, tally):
           summary="Johnson: GPU Bellman-Ford (hbf) potentials, reweighting on the GPU, then "
                   "task-parallel rows")
 def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
-            launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None,
+            launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
             frontier=True, item_rows=32, potentials=DEFAULT_POTENTIALS):
     """Shortest paths from each of ``sources`` by Johnson's algorithm on the GPU.
 

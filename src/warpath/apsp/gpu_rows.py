@@ -370,11 +370,12 @@ def start_rows(d, masks, sources, inf, tally) -> None:
 
 
 def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
-            pred_host=None, potentials=None) -> None:
+            pred_host=None, potentials=None, download=None) -> None:
     """Write a launch's rows row-major into ``out`` (rows x n device matrix, the result's
     distance type) and the predecessors ``pred`` into ``pred_out``; with ``host`` /
     ``pred_host`` (C-contiguous blocks of host matrices) ``out`` and ``pred_out`` are
-    staging buffers, copied there.
+    staging buffers, copied there: by ``download`` (a
+    :class:`~warpath.cuda.downloads.Download`, complete after its ``finish``), else at once.
 
     Unreached entries become the result type's own unreached value; ``potentials`` (a
     device array h) undoes Johnson's reweighting; a row's source gets predecessor -1.
@@ -400,18 +401,28 @@ def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
     distances[blocks, THREADS](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
     tally.launch()
     if host is not None:
-        out.copy_to_host(host)
+        _copy(out, host, download)
     if pred is not None:
         predecessors[blocks, THREADS](pred, pred_out, sources)
         tally.launch()
         if pred_host is not None:
-            pred_out.copy_to_host(pred_host)
+            _copy(pred_out, pred_host, download)
+
+
+def _copy(device, host, download) -> None:
+    """``device`` into ``host``: queued on ``download``, or at once without one."""
+    if download is None:
+        from ..cuda.downloads import download as at_once
+
+        at_once(device, host)
+    else:
+        download.copy(device, host)
 
 
 class Destination:
     """Where a run's rows go (:func:`choose_delivery`): a row-major matrix on the GPU, or
-    the host matrices of :func:`warpath.apsp.repeated_sssp.empty_matrices`, fed through
-    staging buffers of one launch's rows.
+    host matrices (left unfilled: every row is delivered), fed through staging buffers
+    of one launch's rows and a :class:`~warpath.cuda.downloads.Download`.
 
     Examples
     --------
@@ -429,9 +440,6 @@ class Destination:
                  predecessors: bool):
         from numba import cuda as _cuda
 
-        from ..dtypes import unreached_value
-        from .matrices import empty_matrices
-
         self.where = where
         self.out_dtype = np.dtype(out_dtype)
         self.predecessors = predecessors
@@ -439,10 +447,11 @@ class Destination:
             self.dist = _cuda.device_array((rows, num_vertices), dtype=self.out_dtype)
             self.pred = _cuda.device_array((rows, num_vertices) if predecessors else (1, 1),
                                            dtype=index_dtype)
-        else:
-            self.dist, self.pred = empty_matrices(rows, num_vertices, self.out_dtype,
-                                                  unreached_value(self.out_dtype), predecessors)
+        else:   # every entry is delivered: no fill (a fresh page is paid on first write)
+            self.dist = np.empty((rows, num_vertices), dtype=self.out_dtype)
+            self.pred = np.empty((rows, num_vertices if predecessors else 0), dtype=np.int64)
         self._staging = None
+        self._download = None
 
     def pair_bytes(self, dtype, index_dtype) -> int:
         """Device bytes per task of a launch writing here (see :func:`pair_bytes`)."""
@@ -453,6 +462,10 @@ class Destination:
         """Allocate the staging buffers of launches of ``width`` rows (host delivery only)."""
         if self.where == "host":
             from numba import cuda as _cuda
+
+            from ..cuda.downloads import Download
+
+            self._download = Download()   # the copies overlap the next launch's kernels
 
             n = self.dist.shape[1]
             self._staging = (_cuda.device_array((width, n), dtype=self.out_dtype),
@@ -469,11 +482,16 @@ class Destination:
         out, pred_out = self._staging
         rows = sources.shape[0]
         deliver(d, sources, inf, out[:rows], tally, host=self.dist[block], pred=pred,
-                pred_out=pred_out[:rows], pred_host=self.pred[block], potentials=potentials)
+                pred_out=pred_out[:rows], pred_host=self.pred[block], potentials=potentials,
+                download=self._download)
 
     def matrix(self, sources, stats):
-        """The :class:`~warpath.DistanceMatrix` of the delivered rows."""
+        """The :class:`~warpath.DistanceMatrix` of the delivered rows (once their copies to
+        the host are done)."""
         from ..result import DistanceMatrix
+
+        if self._download is not None:
+            self._download.finish()
 
         return DistanceMatrix(sources, self.dist, self.pred if self.predecessors else None,
                               {**stats, "delivered": self.where})

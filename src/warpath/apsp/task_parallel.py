@@ -183,11 +183,6 @@ FRONTIER_REGISTERS = 40
 #: (:func:`~warpath.cuda.mappings.frontier_tasks` with ``spread=True``) instead of a lane
 #: walking every arc for its own row.
 SPREAD_ITEMS = True
-#: Whether items of 32 rows are packed instead (:func:`~warpath.cuda.mappings.frontier_tasks`
-#: with ``packed=True``: a block deals the pairs of a chunk of items over its threads).
-#: An experiment, off: not measured on a GPU yet (docs/performance.md, "Twenty-second
-#: session", has the CPU model's prediction).
-PACK_ITEMS = False
 #: The spread items' register cap: at 40 they spill (H100, random(1M, 6M), 1,000 sources,
 #: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; swept before items with all 32
 #: rows active got their own loop; docs/performance.md).
@@ -195,16 +190,13 @@ SPREAD_REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
-def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
-                    packed: bool = False):
+def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     """A round over a frontier of items instead of every task (``frontier=True``).
 
     An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
     or two items to a warp, :func:`~warpath.cuda.mappings.frontier_tasks`): as many
     lanes expand it, a lane per row, or with ``spread`` (32 rows) the warp's lanes
-    share out the item's pairs of (arc, active row), or with ``packed`` (32 rows) a
-    block's threads the pairs of a chunk of items, the item's word taken by one thread
-    (:func:`take_item`, near-far's test of every row there).  Instead of a mask byte per
+    share out the item's pairs of (arc, active row).  Instead of a mask byte per
     task, M is a word of lane bits per item, two of them (this round's, the next
     round's), and the frontier queue holds the items whose word is not zero.  A
     relaxation that lowers ``d[v, s]`` sets lane s of v's item in the next round's
@@ -239,7 +231,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     from ..cuda.operators import QUEUE, advance, filter_indices
 
     width = item_rows
-    mapping = frontier_tasks(width, spread, packed)
+    mapping = frontier_tasks(width, spread)
 
     @cuda.jit(device=True)
     def lane_bit(words, row):
@@ -270,49 +262,20 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
         """Fig. 9 line 8: lane ``row`` of u's item leaves M and scatters (near-far: if
         below the bound, else it waits in the far pile)."""
         item = u * state[6] + row // width
+        # The distance and the bound are read before the word, not after it: the three
+        # loads then wait together (any value read in round r will do: a later lowering
+        # sets the lane again for round r + 1).
+        du = state[0][u * state[2] + row] if row < state[2] else state[4]   # a lane past
+        bound = state[7][r & 1] if near_far else du   # the last row has no distance
         if not take_lane(state[1], (r & 1) * state[3] + item, row % width, width):
             return False, state[4]
-        du = state[0][u * state[2] + row]
         if near_far:
-            if du >= state[7][r & 1]:
+            if du >= bound:
                 wait(state, item, row, du, r)
                 return False, state[4]
             if state[8][r & 1] == 0:
                 state[8][r & 1] = 1
         return True, du
-
-    @cuda.jit(device=True)
-    def take_item(state, first_row, u, r):
-        """Packed items: ``(rows that scatter, _)`` of u's item whose first row is
-        ``first_row``, its word of this round read and cleared by its one thread; with
-        near-far, a row at or above the bound waits in the far pile instead."""
-        item = u * state[6] + first_row // width
-        slot = (r & 1) * state[3] + item
-        word = np.int64(state[1][slot])
-        if word == 0:
-            return word, state[4]
-        state[1][slot] = 0
-        if not near_far:
-            return word, state[4]
-        active = word - word
-        bits = word
-        while bits != 0:
-            low = bits & -bits
-            bits ^= low
-            row = first_row + cuda.popc(low - 1)
-            du = state[0][u * state[2] + row]
-            if du >= state[7][r & 1]:
-                wait(state, item, row, du, r)
-            else:
-                active |= low
-        if active != 0 and state[8][r & 1] == 0:
-            state[8][r & 1] = 1
-        return active, state[4]
-
-    @cuda.jit(device=True)
-    def row_distance(state, row, u):
-        """Packed items: the distance of task <u, row>."""
-        return state[0][u * state[2] + row]
 
     @cuda.jit(device=True)
     def scatter(state, row, u, du, v, w, e, r, conv):
@@ -358,11 +321,31 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
         state[1][((r + 1) & 1) * state[3] + item] = lanes
         return True
 
-    if packed:
-        relax = advance(mapping, take_item, scatter, QUEUE, distance=row_distance)
-    else:
-        relax = advance(mapping, in_item, scatter, QUEUE)
+    relax = advance(mapping, in_item, scatter, QUEUE)
     return [relax, filter_indices(far_items, from_far, QUEUE)] if near_far else [relax]
+
+
+#: ``near_far=None`` turns near-far on for frontier rounds on graphs of at least this many
+#: arcs.  Near-far trades relaxations for rounds; a small graph's rounds cost more than
+#: the relaxations they save.  H100, same call (docs/performance.md, twenty-third
+#: session): random(1M, 6M), 1,000 sources, 0.48 s on against 0.66 s off; Okuyama's
+#: complete graph (21.9M arcs) 0.445 against 0.467 s; his random and ring graphs (16K and
+#: 4.7K arcs) 0.066 against 0.039 s and 0.31 against 0.14 s.
+NEAR_FAR_MIN_ARCS = 1 << 22
+
+
+def near_far_by_default(dgraph, frontier: bool = True) -> bool:
+    """Whether ``near_far=None`` means near-far on ``dgraph``: frontier rounds, at least
+    :data:`NEAR_FAR_MIN_ARCS` arcs, and no negative weight.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> near_far_by_default(device_graph(warpath.generators.ring(5, seed=0)))
+    False
+    """
+    return bool(frontier and dgraph.num_edges >= NEAR_FAR_MIN_ARCS and dgraph.min_weight >= 0)
 
 
 def bucket_width(dgraph, delta=None) -> float:
@@ -432,7 +415,7 @@ def _mean_weight(dgraph) -> float:
 
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
-          loop="fast", deliver="auto", near_far=False, delta=None, frontier=True, item_rows=32,
+          loop="fast", deliver="auto", near_far=None, delta=None, frontier=True, item_rows=32,
           dtype=None, out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
@@ -454,10 +437,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         Where the result goes: a matrix left on the GPU (read to the host on first read),
         or host matrices each launch's rows are streamed into; ``"auto"``: the GPU when
         the result fits in its free memory (:func:`~warpath.apsp.gpu_rows.choose_delivery`).
-    near_far : bool
+    near_far : bool, optional
         Scatter each row's tasks in buckets of distance (:func:`_near_far_steps`): fewer
-        relaxations, more rounds; non-negative weights only.  Off by default until
-        measured on the GPU.
+        relaxations, more rounds; non-negative weights only.  Default (``None``): on
+        where it pays, see :func:`near_far_by_default`.
     delta : number, optional
         The bucket width with ``near_far`` (default: the mean weight, :func:`bucket_width`).
     frontier : bool
@@ -485,9 +468,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
         launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
         ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
-        ``item_rows``, ``spread`` (whether the rounds spread items' pairs over the
-        lanes: False under the CUDA simulator, which walks a lane a row) and ``packed``
-        (the experiment :data:`PACK_ITEMS`).
+        ``item_rows`` and ``spread`` (whether the rounds spread items' pairs over the
+        lanes: False under the CUDA simulator, which walks a lane a row).
 
     Raises
     ------
@@ -530,13 +512,15 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     gpu_rows.check_group_options(group, launch_groups, deliver)
     frontier_tasks(item_rows)   # checks the width before any work
     dgraph = device_graph(graph)
+    if near_far is None:
+        near_far = delta is not None or near_far_by_default(dgraph, frontier)
     if near_far:
         delta = bucket_width(dgraph, delta)
     elif delta is not None:
         from ..errors import OptionError
 
-        raise OptionError("delta is the bucket width of near_far=True; pass near_far=True "
-                          "with it")
+        raise OptionError("delta is the bucket width of near-far, which near_far=False "
+                          "turns off; leave near_far out or pass True with it")
     sources = np.asarray(sources, dtype=np.int64)
     n, k = dgraph.num_vertices, sources.shape[0]
     if dtype is None:
@@ -568,10 +552,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
     steps, max_rounds, items = [_round_step()], None, None
-    packed = bool(frontier and PACK_ITEMS and item_rows == 32)
-    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32 and not packed)
+    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32)
     if frontier:
-        steps = _frontier_steps(bool(near_far), int(item_rows), spread, packed)
+        steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
         steps = _near_far_steps()
@@ -596,7 +579,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
                       else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
                                 frontier=items.pair if frontier else None,
-                                max_registers=_register_cap(frontier, spread or packed))
+                                max_registers=_register_cap(frontier, spread))
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
@@ -611,7 +594,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
-             "spread": bool(frontier) and steps[0].mapping.spreads_lanes, "packed": packed}
+             "spread": bool(frontier) and steps[0].mapping.spreads_lanes}
     return out.matrix(sources, tally.as_stats(stats))
 
 
@@ -716,7 +699,7 @@ class _ItemFrontier:
           summary="many SSSP at once, vertex-major interleaved state, one thread per "
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
-                  launch_groups=None, loop="fast", deliver="auto", near_far=False, delta=None,
+                  launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
                   frontier=True, item_rows=32):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
@@ -739,8 +722,9 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     deliver : {"auto", "device", "host"}
         The result left on the GPU until read (``"auto"``: when it fits there), or
         streamed to host memory launch by launch.
-    near_far : bool
-        Each row's tasks scattered in buckets of ``delta`` (non-negative weights).
+    near_far : bool, optional
+        Each row's tasks scattered in buckets of ``delta`` (non-negative weights);
+        default: on for frontier rounds on large graphs (:func:`near_far_by_default`).
     delta : number, optional
         The bucket width (default the mean weight).
     frontier : bool

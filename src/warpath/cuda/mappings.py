@@ -30,7 +30,7 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
 Examples
 --------
 >>> frontier(lanes=(4, 32), heavy_degree=4096)
-Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1, balanced=False, value_type='int64', wide=False, spread=False, packed=False)
+Mapping(kind='frontier', lanes=(4, 32), heavy_degree=4096, per_thread=1, balanced=False, value_type='int64', wide=False, spread=False)
 >>> thread_per_edge().items(10, 40, 1)
 40
 """
@@ -88,11 +88,6 @@ class Mapping:
         dealt over the warp's lanes (:mod:`~warpath.cuda.lanes`) instead of each lane
         walking every arc for its own row, so an item with one active row and six arcs
         takes one pass of the warp, not six.
-    packed : bool
-        ``frontier-tasks`` of 32 rows only: a block takes a chunk of queued items, a
-        thread each (its ``gather`` takes the item's word and returns its active rows),
-        and deals the chunk's (arc, active row) pairs evenly over its threads, as a
-        balanced frontier deals arcs.  An experiment (not measured on a GPU yet).
     """
 
     kind: str
@@ -103,7 +98,6 @@ class Mapping:
     value_type: str = "int64"
     wide: bool = False
     spread: bool = False
-    packed: bool = False
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -120,12 +114,8 @@ class Mapping:
             raise ValueError(f"only a frontier mapping can be balanced or wide, not {self.kind!r}")
         if self.wide and high != 32:
             raise ValueError(f"a wide mapping's lanes must reach 32, not {self.lanes}")
-        if (self.spread or self.packed) and (self.kind != "frontier-tasks"
-                                             or self.lanes != (32, 32)):
-            raise ValueError(f"only frontier tasks of 32 rows can be spread or packed, "
-                             f"not {self}")
-        if self.spread and self.packed:
-            raise ValueError("a mapping is spread or packed, not both")
+        if self.spread and (self.kind != "frontier-tasks" or self.lanes != (32, 32)):
+            raise ValueError(f"only frontier tasks of 32 rows can be spread, not {self}")
 
     def items(self, num_vertices: int, num_edges: int, rows: int) -> int:
         """How many threads one pass wants (the grid size before capping).
@@ -275,12 +265,10 @@ def tasks() -> Mapping:
     return Mapping("tasks")
 
 
-def frontier_tasks(item_rows: int = ITEM_ROWS, spread: bool = False,
-                   packed: bool = False) -> Mapping:
+def frontier_tasks(item_rows: int = ITEM_ROWS, spread: bool = False) -> Mapping:
     """The (vertex, row) tasks of a frontier queue of items, ``item_rows`` lanes per item
     (one of :data:`ITEM_WIDTHS`: a warp, or two or four items to a warp); ``spread``
-    (32 rows only) deals an item's (arc, active row) pairs over its lanes, ``packed``
-    (32 rows only) a block's chunk of items' pairs over the block (see :class:`Mapping`).
+    (32 rows only) deals an item's (arc, active row) pairs over its lanes.
 
     Item ``i`` is vertex ``i // G`` with rows ``W (i % G)`` to ``W (i % G) + W - 1``
     (the lanes past the last row idle), where ``W = item_rows`` and
@@ -300,18 +288,18 @@ def frontier_tasks(item_rows: int = ITEM_ROWS, spread: bool = False,
     >>> frontier_tasks(12)
     Traceback (most recent call last):
     warpath.errors.OptionError: item_rows must be one of (8, 16, 32), not 12
-    >>> frontier_tasks(spread=True).spread, frontier_tasks(packed=True).packed
-    (True, True)
+    >>> frontier_tasks(spread=True).spread
+    True
     >>> frontier_tasks(8, spread=True)
     Traceback (most recent call last):
-    warpath.errors.OptionError: spread and packed need items of 32 rows, not 8
+    warpath.errors.OptionError: spread needs items of 32 rows, not 8
     """
     if item_rows not in ITEM_WIDTHS or isinstance(item_rows, bool):
         raise OptionError(f"item_rows must be one of {ITEM_WIDTHS}, not {item_rows!r}")
-    if (spread or packed) and item_rows != 32:
-        raise OptionError(f"spread and packed need items of 32 rows, not {item_rows}")
+    if spread and item_rows != 32:
+        raise OptionError(f"spread needs items of 32 rows, not {item_rows}")
     return Mapping("frontier-tasks", lanes=(int(item_rows), int(item_rows)),
-                   spread=bool(spread), packed=bool(packed))
+                   spread=bool(spread))
 
 
 def item_groups(rows: int, item_rows: int = ITEM_ROWS) -> int:

@@ -108,15 +108,13 @@ class Operator:
 
 @functools.lru_cache(maxsize=None)
 def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
-            aggregated: bool = True, distance=None) -> Operator:
+            aggregated: bool = True) -> Operator:
     """The advance operator for ``mapping`` with the method's ``gather`` and ``visit``.
 
     ``heavy_out`` is the degree above which an output vertex goes to the heavy
     queue (the *next* round's mapping's ``heavy_degree``); ``aggregated=False``
-    enqueues with one atomic per vertex instead of one per warp.  A ``packed``
-    mapping's ``gather`` is called once per item (see :func:`_packed_items`) and
-    ``distance(state, row, u)`` reads a task's value for each of its pairs.  See the
-    module notes and the example there.
+    enqueues with one atomic per vertex instead of one per warp.  See the module
+    notes and the example there.
     """
     push = pusher(aggregated)
     kind = mapping.kind
@@ -220,10 +218,6 @@ def advance(mapping, gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
 
         if mapping.spreads_lanes:   # not under the simulator, which has no votes
             op = _spread_items(gather, visit, push, queued)
-        if mapping.packed:
-            if distance is None:
-                raise ValueError("a packed mapping needs distance(state, row, u)")
-            op = _packed_items(gather, distance, visit, push, queued)
     elif kind == "frontier":
         @cuda.jit(device=True)
         def in_warps(graph, frontier, state, conv, r, thread, stride):
@@ -289,20 +283,27 @@ def _spread_items(gather, visit, push, queued: bool):
         indptr, heads, weights = graph[0], graph[1], graph[2]
         groups = (rows + 31) // 32
         lane = thread % 32
-        for i in range(thread // 32, size, stride // 32):   # the same trips for the warp
-            item = queue[i]
+        step = stride // 32
+        i = thread // 32
+        following = queue[i] if i < size else 0
+        while i < size:   # the same trips for the warp
+            # The next item's queue entry is read now, and this item's arc bounds before
+            # its gather: neither waits on the chain of loads before it.
+            item, i = following, i + step
+            if i < size:
+                following = queue[i]
             u, group = item, item - item   # one group of rows: no 64-bit division
             if groups > 1:
                 u = item // groups
                 group = item - u * groups
+            start, end = indptr[u], indptr[u + 1]
             active, du = gather(state, group * 32 + lane, u, r)
             mask = vote(active)
             if mask == 0:
                 continue
             k = np.int64(cuda.popc(mask))
-            start = indptr[u]
             if k == 32:   # every row active: a lane a row, its own distance, no picks
-                for e in range(start, indptr[u + 1]):
+                for e in range(start, end):
                     v = heads[e]
                     keep = visit(state, group * 32 + lane, u, du, v, weights[e], e, r, conv)
                     count += 1
@@ -311,7 +312,7 @@ def _spread_items(gather, visit, push, queued: bool):
                 continue
             ranked_row = nth_set_bit(mask, lane)   # lane j < k: the j-th active row
             ranked_du = pick(du, ranked_row)
-            total = k * (indptr[u + 1] - start)
+            total = k * (end - start)
             arc, rank = first_pair(lane, k)
             for base in range(0, total, 32):
                 row = pick(ranked_row, rank)
@@ -325,93 +326,6 @@ def _spread_items(gather, visit, push, queued: bool):
                     if queued:
                         push(graph, frontier, v * groups + group, keep, r, 0, conv)
                 arc, rank = next_pair(arc, rank, k)
-        return count
-
-    return op
-
-
-def _packed_items(take, distance, visit, push, queued: bool):
-    """The frontier-tasks advance of a ``packed`` mapping (32 rows an item): a block's
-    chunk of items, their (arc, active row) pairs dealt evenly over its threads.
-
-    A block takes chunks of as many queued items as it has threads.  Thread t takes one
-    item with ``take(state, first_row, u, r) -> (mask, _)``: the method reads and clears
-    the item's word and returns the bits of its rows that scatter this round (near-far's
-    test included), k of them.  A block-wide prefix sum of the items' k x d numbers the
-    chunk's pairs; each thread visits pairs t, t + threads, ..., finding the owning item
-    by a binary search of the sums, and in it arc q // k of the (q % k)-th active row
-    (:func:`~warpath.cuda.lanes.nth_set_bit`), reading that task's value with
-    ``distance(state, row, u)``.  The item, its first arc, its mask, k and its first
-    pair wait in shared memory (the vertex and group are recomputed from the item).
-    Every thread of a block runs the same trip counts (the barriers and the
-    warp-aggregated enqueue need it), so it runs under the simulator too.
-    Where a spread warp gathers one item at a time, a row per lane, here the gathers of a
-    chunk's items overlap (one thread each).
-    """
-    import numba
-
-    from .lanes import nth_set_bit
-    from .runtime import THREADS
-    from .scan import block_inclusive_scan, upper_bound
-
-    @cuda.jit(device=True)
-    def vertex_of(item, groups):
-        """``(vertex, group of rows)`` of an item (no 64-bit division for one group)."""
-        if groups == 1:
-            return item, item - item
-        u = item // groups
-        return u, item - u * groups
-
-    @cuda.jit(device=True)
-    def op(graph, frontier, state, conv, rows, r, thread, stride):
-        ends = cuda.shared.array(THREADS, numba.int64)
-        starts = cuda.shared.array(THREADS, numba.int64)
-        firsts = cuda.shared.array(THREADS, numba.int64)
-        owners = cuda.shared.array(THREADS, numba.int64)
-        masks = cuda.shared.array(THREADS, numba.int64)
-        ranks = cuda.shared.array(THREADS, numba.int64)   # k, the item's active rows
-        size = frontier[1][r % 3]
-        queue = frontier[0][r % 2]
-        indptr, heads, weights = graph[0], graph[1], graph[2]
-        groups = (rows + 31) // 32
-        tid = cuda.threadIdx.x
-        count = 0
-        for chunk in range(cuda.blockIdx.x * THREADS, size, cuda.gridDim.x * THREADS):
-            i = chunk + tid
-            pairs = 0
-            if i < size:
-                u, group = vertex_of(queue[i], groups)
-                mask, _ = take(state, group * 32, u, r)
-                k = np.int64(cuda.popc(mask))
-                if k > 0:
-                    first = indptr[u]
-                    pairs = k * (indptr[u + 1] - first)
-                    firsts[tid] = first
-                    owners[tid] = queue[i]
-                    masks[tid] = mask
-                    ranks[tid] = k
-            total = block_inclusive_scan(ends, tid, pairs)
-            starts[tid] = ends[tid] - pairs
-            cuda.syncthreads()
-            for p in range(tid, (total + THREADS - 1) // THREADS * THREADS, THREADS):
-                keep = False
-                target = 0
-                if p < total:
-                    j = upper_bound(ends, 0, THREADS, p)
-                    k = ranks[j]
-                    q = p - starts[j]
-                    arc = q // k
-                    u, group = vertex_of(owners[j], groups)
-                    row = group * 32 + nth_set_bit(masks[j], q - arc * k)
-                    e = firsts[j] + arc
-                    v = heads[e]
-                    keep = visit(state, row, u, distance(state, row, u), v, weights[e], e, r,
-                                 conv)
-                    count += 1
-                    target = v * groups + group
-                if queued:
-                    push(graph, frontier, target, keep, r, 0, conv)
-            cuda.syncthreads()   # the chunk's shared entries are read: the next may write
         return count
 
     return op

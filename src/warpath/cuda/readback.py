@@ -24,6 +24,7 @@ import numpy as np
 from numba import cuda
 
 from ..dtypes import unreached_value
+from .downloads import Download, download
 from .runtime import SIMULATOR, THREADS, blocks_for
 from .scratch import is_out_of_memory
 
@@ -68,8 +69,7 @@ def float64_to_host(device, out: np.ndarray | None = None, *,
         return out
     dtype = np.dtype(device.dtype)
     if dtype == np.float64:  # nothing to convert
-        device.copy_to_host(out)
-        return out
+        return download(device, out)
     if on_gpu:
         try:
             return _convert_on_gpu(device, out, dtype)
@@ -89,9 +89,11 @@ def _convert_on_gpu(device, out, dtype):
     flat_device = device.reshape(device.size)
     flat_out = out.reshape(out.size)
     buffer = cuda.device_array(min(BLOCK_ENTRIES, device.size), dtype=np.float64)
-    for start in range(0, device.size, BLOCK_ENTRIES):
-        stop = min(start + BLOCK_ENTRIES, device.size)
-        part = buffer[:stop - start]
-        _to_float64[blocks_for(stop - start), THREADS](flat_device[start:stop], part, unreached)
-        part.copy_to_host(flat_out[start:stop])
+    with Download() as copies:   # a block's copy overlaps the next block's conversion
+        for start in range(0, device.size, BLOCK_ENTRIES):
+            stop = min(start + BLOCK_ENTRIES, device.size)
+            part = buffer[:stop - start]
+            _to_float64[blocks_for(stop - start), THREADS](flat_device[start:stop], part,
+                                                           unreached)
+            copies.copy(part, flat_out[start:stop])
     return out
