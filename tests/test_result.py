@@ -164,7 +164,7 @@ def test_a_bfs_result_pickles_complete():
 def test_a_big_matrix_is_converted_block_by_block_on_several_threads(monkeypatch, dtype):
     from warpath import result
 
-    monkeypatch.setattr(result, "_BLOCK_ENTRIES", 64)   # a block of 2 rows of 40
+    monkeypatch.setattr(result, "_BLOCK_ENTRIES", 64)   # a block of 1 row of 40
     monkeypatch.setattr(result, "_PARALLEL_ENTRIES", 100)
     raw = np.random.default_rng(3).integers(0, 50, size=(45, 40)).astype(dtype)
     raw[raw > 40] = np.iinfo(dtype).max   # some unreached entries in most blocks

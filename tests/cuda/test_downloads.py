@@ -109,3 +109,52 @@ def test_waits_for_the_kernels_before_it_and_holds_back_those_after(tiny_chunks)
     assert set(host.tolist()) == {1}
     cuda.synchronize()
     assert set(rows.copy_to_host().tolist()) == {2}
+
+
+def test_two_open_downloads_of_one_thread_share_its_chunks_safely(tiny_chunks):
+    # each waits for the other's host tasks before it reuses a chunk
+    first_rows, first_expected = _rows(6, 3000, 1)
+    second_rows, second_expected = _rows(6, 3000, 50_000)
+    first_host, second_host = np.empty((6, 3000), np.int32), np.empty((6, 3000), np.int32)
+    first, second = downloads.Download(), downloads.Download()
+    first.copy(first_rows, first_host)
+    second.copy(second_rows, second_host)
+    first.finish()
+    second.finish()
+    np.testing.assert_array_equal(first_host, first_expected)
+    np.testing.assert_array_equal(second_host, second_expected)
+
+
+def test_a_failed_host_copy_is_raised_by_its_own_download(tiny_chunks, monkeypatch):
+    rows, expected = _rows(3, 3000, 7)
+
+    def broken(*args):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(downloads, "_unload", broken)
+    failing = downloads.Download()
+    failing.copy(rows, np.empty((3, 3000), np.int32))
+    monkeypatch.undo()
+    monkeypatch.setattr(downloads, "CHUNK_BYTES", 3 * 4096)
+    monkeypatch.setattr(downloads, "SMALL_BYTES", 0)
+    host = np.empty((3, 3000), np.int32)
+    with downloads.Download() as fine:   # another download on the thread is not hurt
+        fine.copy(rows, host)
+    np.testing.assert_array_equal(host, expected)
+    with pytest.raises(OSError, match="disk gone"):
+        failing.finish()
+
+
+def test_rows_delivered_to_the_host_in_chunks_over_several_launches(tiny_chunks):
+    import warpath
+    from warpath import generators as gen
+
+    graph = gen.random(300, 1500, seed=5)
+    sources = list(range(0, 300, 7))
+    host = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                deliver="host", group=8, launch_groups=2)
+    device = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
+                                  deliver="device", group=8, launch_groups=2)
+    assert host.stats["delivered"] == "host" and host.stats["batches"] == 3
+    np.testing.assert_array_equal(host.distances, device.distances)
+    np.testing.assert_array_equal(host.predecessors, device.predecessors)

@@ -465,7 +465,7 @@ class Destination:
 
             from ..cuda.downloads import Download
 
-            self._download = Download()   # the copies overlap the next launch's kernels
+            self._download = Download()   # its host side overlaps the next launch's kernels
 
             n = self.dist.shape[1]
             self._staging = (_cuda.device_array((width, n), dtype=self.out_dtype),

@@ -12,7 +12,8 @@ on eight.  (``.carry/scripts/hostcopy.py`` of the twenty-third session; see
 So a :class:`Download` copies through a few page-locked staging chunks on this thread's
 own stream, and a pool of threads moves each chunk into its place in the host array.
 :meth:`Download.copy` returns once its last chunks are on their way, so the GPU's next
-work and the host copies overlap; :meth:`Download.finish` waits for all of them.
+work (once the copies' fast reads of the device array are done) overlaps the host side;
+:meth:`Download.finish` waits for all of it.
 
 Under the simulator the same chunks and threads run, with plain copies in place of the
 driver's asynchronous ones.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from concurrent.futures import wait
 
 import numpy as np
 from numba import cuda
@@ -39,7 +41,8 @@ from ..host_pool import HOST_THREADS, host_pool
 from .runtime import SIMULATOR, default_stream
 
 #: Bytes of one page-locked staging chunk, and how many chunks a host thread keeps
-#: (made once per thread and context: pinning memory costs ~0.06 s per 128 MB).
+#: (made on its first big copy, once per thread and context: pinning memory costs
+#: ~0.06 s per 128 MB).
 CHUNK_BYTES = 16 << 20
 CHUNKS = 4
 #: Arrays up to this many bytes are copied at once by numba (a query's small result
@@ -58,29 +61,47 @@ def _check(status, what: str) -> None:
 
 class _Staging:
     """This thread's page-locked chunks, with an event per chunk (none under the
-    simulator) that marks when the chunk's copy from the device has landed."""
+    simulator) that marks when the chunk's copy from the device has landed, and the host
+    tasks still reading each chunk (every :class:`Download` of the thread waits for
+    them before it reuses the chunk)."""
 
     def __init__(self):
-        self.chunks = [cuda.pinned_array(CHUNK_BYTES, dtype=np.uint8) for _ in range(CHUNKS)]
-        self.events = [None] * CHUNKS
+        self.chunk_bytes, count = CHUNK_BYTES, CHUNKS
+        self.chunks = [cuda.pinned_array(self.chunk_bytes, dtype=np.uint8)
+                       for _ in range(count)]
+        self.events = [None] * count
+        self.busy = [[] for _ in range(count)]
+        self.next = 0
         self.done = None
         if not SIMULATOR:
             from cuda.bindings import driver
 
             flags = driver.CUevent_flags.CU_EVENT_DISABLE_TIMING.value
-            for i in range(CHUNKS):
+            for i in range(count):
                 status, self.events[i] = driver.cuEventCreate(flags)
                 _check(status, "making an event")
             status, self.done = driver.cuEventCreate(flags)
             _check(status, "making an event")
 
+    def take(self):
+        """``(slot, chunk, event)`` of the next chunk, once the host tasks still reading
+        it are done (their errors are for their own download to raise)."""
+        slot = self.next
+        self.next = (slot + 1) % len(self.chunks)
+        wait(self.busy[slot])
+        self.busy[slot] = []
+        return slot, self.chunks[slot], self.events[slot]
+
 
 def _staging() -> _Staging:
-    """This host thread's :class:`_Staging` in the current context, made once."""
+    """This host thread's :class:`_Staging` in the current context, made once (again if
+    :data:`CHUNK_BYTES` or :data:`CHUNKS` changed)."""
     context = None if SIMULATOR else cuda.current_context()
     known = getattr(_local, "staging", None)
     if known is None or (context is not None and known[0]() is not context) or \
-            len(known[1].chunks) != CHUNKS or known[1].chunks[0].size != CHUNK_BYTES:
+            len(known[1].chunks) != CHUNKS or known[1].chunk_bytes != CHUNK_BYTES:
+        if known is not None:
+            wait([task for tasks in known[1].busy for task in tasks])
         known = _local.staging = (weakref.ref(context) if context is not None else None,
                                   _Staging())
     return known[1]
@@ -110,19 +131,19 @@ def _unload(event, chunk, target, start: int, stop: int) -> None:
 
 
 class Download:
-    """Copies of device arrays into host arrays, overlapping the GPU's later work.
+    """Copies of device arrays into host arrays; the host side overlaps the GPU's later
+    work.
 
     Each :meth:`copy` waits for the GPU work queued before it on numba's default stream;
-    work queued after it waits for the copy's reads of the device array (so the array
-    may be overwritten at once).  The host array is complete after :meth:`finish` (or
-    the end of a ``with`` block).  One thread's downloads share its staging chunks: use
-    one :class:`Download` at a time per thread.
+    work queued after it waits for the copy's reads of the device array (fast: the link's
+    speed), so the array may be overwritten at once.  The host arrays are complete after
+    :meth:`finish` (or the end of a ``with`` block).  A download is used on one thread
+    (it copies through that thread's staging chunks and stream); downloads of one
+    thread may be open at the same time.
     """
 
     def __init__(self):
-        self._staging = _staging()
-        self._busy = [[] for _ in range(CHUNKS)]
-        self._next = 0
+        self._tasks = []   # this download's host tasks, for finish
 
     def __enter__(self):
         return self
@@ -152,59 +173,55 @@ class Download:
                                     .reshape(device.shape))
             return
         target = host.reshape(-1).view(np.uint8)
+        staging = _staging()
         if SIMULATOR:
             source = device.reshape(device.size).view(np.uint8)
-            for start in range(0, nbytes, CHUNK_BYTES):
-                stop = min(start + CHUNK_BYTES, nbytes)
-                slot, chunk = self._take_chunk()
+            for start in range(0, nbytes, staging.chunk_bytes):
+                stop = min(start + staging.chunk_bytes, nbytes)
+                slot, chunk, _ = staging.take()
                 source[start:stop].copy_to_host(chunk[:stop - start])
-                self._unload_later(slot, None, chunk, target[start:stop])
+                self._unload_later(staging, slot, None, chunk, target[start:stop])
             return
-        self._copy_async(device.device_ctypes_pointer.value, target, nbytes)
+        self._copy_async(staging, device.device_ctypes_pointer.value, target, nbytes)
 
-    def _take_chunk(self):
-        """The next staging chunk, once the host copies out of its last use are done."""
-        slot = self._next
-        self._next = (slot + 1) % CHUNKS
-        for pending in self._busy[slot]:
-            pending.result()
-        self._busy[slot] = []
-        return slot, self._staging.chunks[slot]
-
-    def _unload_later(self, slot: int, event, chunk, target) -> None:
+    def _unload_later(self, staging, slot: int, event, chunk, target) -> None:
         pool = host_pool()
-        self._busy[slot] = [pool.submit(_unload, event, chunk, target, start, stop)
-                            for start, stop in _pieces(target.shape[0], HOST_THREADS)]
+        tasks = [pool.submit(_unload, event, chunk, target, start, stop)
+                 for start, stop in _pieces(target.shape[0], HOST_THREADS)]
+        staging.busy[slot] = tasks
+        self._tasks += tasks
 
-    def _copy_async(self, source: int, target, nbytes: int) -> None:
+    def _copy_async(self, staging, source: int, target, nbytes: int) -> None:
         from cuda.bindings import driver
 
         from .side_stream import _own_stream
 
-        staging, stream, queue = self._staging, _own_stream(), default_stream()
+        stream, queue = _own_stream(), default_stream()
         _check(driver.cuEventRecord(staging.done, queue)[0], "recording an event")
         _check(driver.cuStreamWaitEvent(stream, staging.done, 0)[0], "waiting for the GPU")
-        for start in range(0, nbytes, CHUNK_BYTES):
-            stop = min(start + CHUNK_BYTES, nbytes)
-            slot, chunk = self._take_chunk()
-            status, = driver.cuMemcpyDtoHAsync(chunk.ctypes.data, source + start,
-                                               stop - start, stream)
-            _check(status, f"copying {stop - start} bytes to the host")
-            event = staging.events[slot]
-            _check(driver.cuEventRecord(event, stream)[0], "recording an event")
-            self._unload_later(slot, event, chunk, target[start:stop])
-        # later work on the default stream (which may overwrite the device array) waits
-        # for the copies' reads, not for the host side
-        _check(driver.cuEventRecord(staging.done, stream)[0], "recording an event")
-        _check(driver.cuStreamWaitEvent(queue, staging.done, 0)[0], "ordering the copies")
+        try:
+            for start in range(0, nbytes, staging.chunk_bytes):
+                stop = min(start + staging.chunk_bytes, nbytes)
+                slot, chunk, event = staging.take()
+                status, = driver.cuMemcpyDtoHAsync(chunk.ctypes.data, source + start,
+                                                   stop - start, stream)
+                _check(status, f"copying {stop - start} bytes to the host")
+                _check(driver.cuEventRecord(event, stream)[0], "recording an event")
+                self._unload_later(staging, slot, event, chunk, target[start:stop])
+        finally:
+            # later work on the default stream (which may overwrite the device array)
+            # waits for the copies queued so far, not for the host side
+            _check(driver.cuEventRecord(staging.done, stream)[0], "recording an event")
+            _check(driver.cuStreamWaitEvent(queue, staging.done, 0)[0], "ordering the copies")
 
     def finish(self) -> None:
-        """Wait until every copy queued so far is in its host array (re-raising a failed
-        one's error)."""
-        for slot in range(CHUNKS):
-            for pending in self._busy[slot]:
-                pending.result()
-            self._busy[slot] = []
+        """Wait until every copy queued so far is in its host array; then raise the first
+        failed one's error, if any."""
+        tasks, self._tasks = self._tasks, []
+        wait(tasks)
+        for task in tasks:
+            if task.exception() is not None:
+                raise task.exception()
 
 
 def download(device, host: np.ndarray | None = None) -> np.ndarray:

@@ -89,7 +89,7 @@ def _convert_on_gpu(device, out, dtype):
     flat_device = device.reshape(device.size)
     flat_out = out.reshape(out.size)
     buffer = cuda.device_array(min(BLOCK_ENTRIES, device.size), dtype=np.float64)
-    with Download() as copies:   # a block's copy overlaps the next block's conversion
+    with Download() as copies:   # a block's host side overlaps the next block's conversion
         for start in range(0, device.size, BLOCK_ENTRIES):
             stop = min(start + BLOCK_ENTRIES, device.size)
             part = buffer[:stop - start]
