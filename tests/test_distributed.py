@@ -21,7 +21,7 @@ from worker_faults import KillAfterFirstBatch  # noqa: E402
 
 import warpath  # noqa: E402
 import warpath.distributed as wd  # noqa: E402
-from warpath import cli, generators  # noqa: E402
+from warpath import cli, generators, host_pool  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -466,9 +466,9 @@ def one_writer(monkeypatch):
     monkeypatch.setattr(wd, "WRITE_THREADS", 1)
     monkeypatch.setattr(wd, "STAGING_BYTES", 3 * 4000)
     monkeypatch.setattr(wd, "_staging", threading.local())
-    monkeypatch.setattr(wd, "_writer_pool", None)
+    host_pool.forget("write")   # made again with one thread
     yield
-    wd._writers().shutdown()
+    host_pool.forget("write")
 
 
 @pytest.mark.skipif(not wd.shared_rows.supported(), reason="stripe files need Linux")

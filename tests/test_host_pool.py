@@ -23,6 +23,16 @@ def test_every_piece_is_done_once_on_the_pools_threads():
     assert host_pool.host_pool() is host_pool.host_pool()
 
 
+def test_named_pools_are_kept_apart_and_made_again_after_forget():
+    first = host_pool.pool("test-a", 1)
+    assert host_pool.pool("test-a", 1) is first and host_pool.pool("test-b", 1) is not first
+    assert first.submit(threading.current_thread).result().name.startswith("warpath-test-a")
+    host_pool.forget("test-a")
+    assert host_pool.pool("test-a", 2) is not first
+    for name in ("test-a", "test-b", "never-made"):
+        host_pool.forget(name)
+
+
 def test_one_piece_runs_on_the_calling_thread_and_errors_come_back():
     seen = []
     host_pool.in_parallel(lambda piece: seen.append(threading.current_thread()), [0])

@@ -80,7 +80,6 @@ import threading
 import time
 import uuid
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
 
 import numpy as np
@@ -370,27 +369,14 @@ def _write_piece(path, position, rows) -> None:
 #: Threads of a worker process that write its rows into the result's files side by side
 #: (each into another stripe file, which Linux writes in parallel: :mod:`warpath.shared_rows`).
 WRITE_THREADS = 4
-_writer_pool = None
-_writer_lock = threading.Lock()
 
 
-def _writers() -> ThreadPoolExecutor:
-    """This process's pool of :data:`WRITE_THREADS` writer threads (made on first use)."""
-    global _writer_pool
-    with _writer_lock:
-        if _writer_pool is None:
-            _writer_pool = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="warpath-write")
-        return _writer_pool
+def _writers():
+    """This process's pool of :data:`WRITE_THREADS` writer threads
+    (:func:`warpath.host_pool.pool`: made on first use, again in a forked child)."""
+    from .host_pool import pool
 
-
-def _forget_writers():
-    """In a forked child: the parent's writer threads are not there, so make new ones."""
-    global _writer_pool, _writer_lock
-    _writer_pool, _writer_lock = None, threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_writers)
+    return pool("write", WRITE_THREADS)
 
 
 def _finish(writes) -> None:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import cuda
 
-from warpath.cuda.lanes import first_pair, next_pair, nth_set_bit, pick, vote
+from warpath.cuda.lanes import first_pair, next_pair, nth_set_bit, pair_steps, pick, vote
 from warpath.cuda.runtime import SIMULATOR
 
 
@@ -37,12 +37,13 @@ def _walk(k, arcs, taken):
     lane = cuda.grid(1)
     total = k * arcs.shape[0]
     arc, rank = first_pair(lane, k)
+    steps = pair_steps(k)
     for base in range(0, total, 32):
         p = base + lane
         if p < total:
             arcs[arc, rank] = p
             cuda.atomic.add(taken, (arc, rank), 1)
-        arc, rank = next_pair(arc, rank, k)
+        arc, rank = next_pair(arc, rank, k, steps)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 7, 16, 31, 32])

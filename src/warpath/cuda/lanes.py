@@ -8,8 +8,8 @@ arcs lane per row: pair ``p`` is arc ``p // k`` in the ``p % k``-th active row.
 
 - :func:`nth_set_bit` names that row: the lane of the n-th set bit of the mask
   (pure bit arithmetic, run by the simulator too).
-- :func:`first_pair` and :func:`next_pair` step a lane through its pairs,
-  32 apart, without a division per pair.
+- :func:`first_pair`, :func:`pair_steps` and :func:`next_pair` step a lane through
+  its pairs, 32 apart: two 32-bit divisions per item, none per pair.
 - :func:`vote` and :func:`pick` are the warp's ballot and shuffle.  The CUDA
   simulator has neither (nor a warp barrier), so there they raise, and the
   operators that use them keep a lane-per-row loop under the simulator.
@@ -79,18 +79,27 @@ def nth_set_bit(mask, n):
 @cuda.jit(device=True)
 def first_pair(lane, k):
     """``(arc, rank)`` of pair ``lane`` of an item with ``k`` active rows: pair p is arc
-    ``p // k`` in active row ``p % k``.  See :func:`_demo_pairs` for an example."""
-    arc = lane // k
-    return arc, lane - arc * k
+    ``p // k`` in active row ``p % k``.  One 32-bit unsigned division, once per item (a
+    64-bit one is a long subroutine on the GPU).  See :func:`_demo_pairs` for an example."""
+    arc = np.int64(np.uint32(lane) // np.uint32(k))
+    return arc, np.int64(lane) - arc * np.int64(k)
 
 
 @cuda.jit(device=True)
-def next_pair(arc, rank, k):
-    """``(arc, rank)`` of the pair 32 after ``(arc, rank)`` (the lane's next pair).  See
-    :func:`_demo_pairs` for an example."""
-    arc_step = 32 // k
-    rank += 32 - arc_step * k
-    arc += arc_step
+def pair_steps(k):
+    """``(arc_step, rank_step)``: how far 32 pairs move ``(arc, rank)`` for ``k`` active
+    rows, before the carry of :func:`next_pair`.  Computed once per item."""
+    arc_step = np.int64(np.uint32(32) // np.uint32(k))
+    return arc_step, 32 - arc_step * np.int64(k)
+
+
+@cuda.jit(device=True)
+def next_pair(arc, rank, k, steps):
+    """``(arc, rank)`` of the pair 32 after ``(arc, rank)`` (the lane's next pair), with
+    ``steps`` from :func:`pair_steps`: no division.  See :func:`_demo_pairs` for an
+    example."""
+    rank += steps[1]
+    arc += steps[0]
     if rank >= k:
         rank -= k
         arc += 1
@@ -135,8 +144,9 @@ def _demo_pairs(k, arcs, rows, mask):
     lane = cuda.grid(1)
     total = k * arcs.shape[0]
     arc, rank = first_pair(lane, k)
+    steps = pair_steps(k)
     for base in range(0, total, 32):
         if base + lane < total:
             arcs[arc, rank] = base + lane
             rows[arc, rank] = nth_set_bit(mask, rank)
-        arc, rank = next_pair(arc, rank, k)
+        arc, rank = next_pair(arc, rank, k, steps)

@@ -273,7 +273,7 @@ def _spread_items(gather, visit, push, queued: bool):
     complete graph: 0.59 s with picks against 0.50 s before spread).  GPU only (votes and
     shuffles).
     """
-    from .lanes import first_pair, next_pair, nth_set_bit, pick, vote
+    from .lanes import first_pair, next_pair, nth_set_bit, pair_steps, pick, vote
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -314,6 +314,7 @@ def _spread_items(gather, visit, push, queued: bool):
             ranked_du = pick(du, ranked_row)
             total = k * (end - start)
             arc, rank = first_pair(lane, k)
+            steps = pair_steps(k)
             for base in range(0, total, 32):
                 row = pick(ranked_row, rank)
                 row_du = pick(ranked_du, rank)
@@ -325,7 +326,7 @@ def _spread_items(gather, visit, push, queued: bool):
                     count += 1
                     if queued:
                         push(graph, frontier, v * groups + group, keep, r, 0, conv)
-                arc, rank = next_pair(arc, rank, k)
+                arc, rank = next_pair(arc, rank, k, steps)
         return count
 
     return op
