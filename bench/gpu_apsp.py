@@ -90,27 +90,31 @@ class Bench:
         self.cuda.synchronize()
         return time.perf_counter() - start, result
 
-    def many(self, graph, sources, method, form=None, **options):
-        """A timed multi-source run after a two-source first call (compilation, upload);
-        ``form`` ("spread" or "lanes") picks task-parallel's way of walking an item of 32
-        rows for this run (its module's switch ``SPREAD_ITEMS``), else its default."""
+    def many(self, graph, sources, method, **options):
+        """A timed multi-source run after a two-source first call (compilation, upload).
+        The keys of :data:`SWITCHES` among ``options`` set task-parallel's module switches
+        for this run (``form``: "spread" or "lanes", the way of walking an item of 32 rows;
+        ``read_first``: reads before the round's atomics), else its defaults."""
         w = self.warpath
         from warpath.apsp import task_parallel
 
-        spread = getattr(task_parallel, "SPREAD_ITEMS", None)
-        if form is not None:
-            if form not in ITEM_FORMS:
-                raise SystemExit(f"form must be one of {list(ITEM_FORMS)}, not {form!r}")
-            if spread is None:
-                raise SystemExit(f"form={form}: this warpath tree has no item forms")
-            task_parallel.SPREAD_ITEMS = ITEM_FORMS[form]
+        saved = {}
+        for key in [key for key in options if key in SWITCHES]:
+            name, values = SWITCHES[key]
+            value = options.pop(key)
+            if value not in values:
+                raise SystemExit(f"{key} must be one of {list(values)}, not {value!r}")
+            if not hasattr(task_parallel, name):
+                raise SystemExit(f"{key}={value}: this warpath tree has no {name}")
+            saved[name] = getattr(task_parallel, name)
+            setattr(task_parallel, name, values[value])
         try:
             w.multi_source(graph, sources[:2], method=method, device="cuda", **options)
             return self.wall(lambda: w.multi_source(graph, sources, method=method,
                                                     device="cuda", **options))
         finally:
-            if form is not None:
-                task_parallel.SPREAD_ITEMS = spread
+            for name, value in saved.items():
+                setattr(task_parallel, name, value)
 
     def record(self, line, **fields):
         self.records.append(fields)
@@ -172,7 +176,8 @@ def part_table1(bench, args):
             same = same_rows(variant, ours.distances[sample], sample)
             label = ", ".join(f"{key}={value}" for key, value in options.items())
             bench.record(
-                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}): "
+                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}, read_first "
+                f"{variant.stats.get('read_first')}): "
                 f"{variant_s:8.3f} s, {variant.stats['iterations']} rounds (default "
                 f"{ours_s:8.3f} s) | "
                 f"repeated-sssp {peer_all / variant_s:6.1f}x | {'ok' if same else 'WRONG'}",
@@ -286,7 +291,7 @@ def part_multi(bench, args):
     sources = np.random.default_rng(13).integers(0, n, size=args.multi_sources)
     ours_s, left = bench.many(graph, sources, "task-parallel", predecessors=False)
     left_s, _ = bench.wall(lambda: left.distances)   # float64 made on the GPU, then copied
-    del left
+    left = None   # the GPU matrix freed before the next runs
     host_s, ours = bench.many(graph, sources, "task-parallel", predecessors=False,
                               deliver="host")
 
@@ -329,7 +334,8 @@ def part_multi(bench, args):
                    for i in range(0, len(sources), 97))
         label = ", ".join(f"{key}={value}" for key, value in options.items())
         bench.record(
-            f"multi  {label} (spread {near.stats.get('spread')}): {near_s:8.3f} s, "
+            f"multi  {label} (spread {near.stats.get('spread')}, read_first "
+            f"{near.stats.get('read_first')}): {near_s:8.3f} s, "
             f"{near.stats['iterations']:,} rounds, {near.stats['relaxations']:,} relaxations "
             f"(plain: {ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | "
             f"{len(sources)} x "
@@ -343,17 +349,21 @@ def part_multi(bench, args):
 
 #: The ways task-parallel walks an item of 32 rows: its switch SPREAD_ITEMS for each.
 ITEM_FORMS = {"spread": True, "lanes": False}
+#: Variant keys that set a module switch of task-parallel for one run: the switch's name
+#: and its value for each value the key takes.
+SWITCHES = {"form": ("SPREAD_ITEMS", ITEM_FORMS),
+            "read_first": ("READ_FIRST", {False: False, True: True})}
 
 
 def parse_variant(text):
     """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
-    ``frontier`` and ``near_far`` as booleans; ``form=lanes`` names a way of walking
-    items, see :data:`ITEM_FORMS`).
+    ``frontier``, ``near_far`` and ``read_first`` as booleans; ``form=lanes`` names a way
+    of walking items, see :data:`ITEM_FORMS`).
 
     Examples
     --------
-    >>> parse_variant("near_far=1,delta=50,form=lanes")
-    {'near_far': True, 'delta': 50.0, 'form': 'lanes'}
+    >>> parse_variant("near_far=1,delta=50,form=lanes,read_first=0")
+    {'near_far': True, 'delta': 50.0, 'form': 'lanes', 'read_first': False}
     """
     options = {}
     for pair in filter(None, text.split(",")):
@@ -362,7 +372,7 @@ def parse_variant(text):
             options[key] = value
             continue
         number = float(value)
-        if key in ("frontier", "near_far"):
+        if key in ("frontier", "near_far", "read_first"):
             options[key] = bool(number)
         else:
             options[key] = int(number) if number.is_integer() and key != "delta" else number

@@ -108,6 +108,7 @@ def check_apsp(graphs):
         ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
         failures += not ok
         print(g.num_vertices, "multi_source task-parallel", "ok" if ok else "WRONG", flush=True)
+        failures += check_straight_to_the_atomics(g, ref)
     cyclic = gen.with_negative_cycle(gen.grid(4, 4, seed=5), seed=6)
     for method in ("task-parallel", "johnson", "floyd-warshall", "repeated-sssp"):
         try:
@@ -116,6 +117,25 @@ def check_apsp(graphs):
             print("apsp", method, "missed the negative cycle", flush=True)
         except warpath.NegativeCycleError as err:
             print("apsp", method, "negative cycle", err.cycle, flush=True)
+    return failures
+
+
+def check_straight_to_the_atomics(g, ref) -> int:
+    """task-parallel with ``READ_FIRST`` off (the atomics without the reads before them),
+    plain and near-far (non-negative weights); the failures."""
+    from warpath.apsp import task_parallel
+
+    failures = 0
+    task_parallel.READ_FIRST = False
+    try:
+        for options in ({}, {"near_far": True}) if g.min_weight >= 0 else ({},):
+            r = warpath.apsp(g, method="task-parallel", device="cuda", **options)
+            ok = r.stats["read_first"] is False and np.allclose(r.distances, ref, rtol=1e-6)
+            failures += not ok
+            print(g.num_vertices, "apsp task-parallel read_first=False", options,
+                  "ok" if ok else "WRONG", flush=True)
+    finally:
+        task_parallel.READ_FIRST = True
     return failures
 
 
