@@ -42,9 +42,29 @@ def test_one_piece_runs_on_the_calling_thread_and_errors_come_back():
         if piece == 3:
             raise ValueError("piece 3")
 
-    with pytest.raises(ValueError, match="piece 3"):
-        host_pool.in_parallel(fails, range(6))
+    done = []
+
+    def fails_after_the_rest(piece):
+        if piece == 0:
+            raise ValueError("piece 0")
+        done.append(piece)
+
+    with pytest.raises(ValueError, match="piece 0"):
+        host_pool.in_parallel(fails_after_the_rest, range(6))
+    assert sorted(done) == [1, 2, 3, 4, 5]   # every other piece ran before the raise
     host_pool.in_parallel(fails, [])   # nothing to do
+
+
+def test_a_call_from_a_pool_thread_runs_inline_instead_of_waiting_on_the_pool():
+    threads = host_pool.HOST_THREADS
+    # every thread of the pool calls in_parallel at once: waiting on the pool would hang
+    seen = set()
+
+    def nested(outer):
+        host_pool.in_parallel(lambda inner: seen.add((outer, inner)), range(3))
+
+    host_pool.in_parallel(nested, range(threads * 2))
+    assert len(seen) == threads * 2 * 3
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

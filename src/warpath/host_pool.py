@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 #: Threads of the pool.
 HOST_THREADS = max(1, min(8, os.cpu_count() or 1))
@@ -73,12 +73,17 @@ if hasattr(os, "register_at_fork"):
 
 
 def in_parallel(work, pieces) -> None:
-    """``work(piece)`` for every piece, on the pool's threads; returns when all are done
-    (re-raising the first error).  One piece runs on the calling thread."""
+    """``work(piece)`` for every piece, on the host pool's threads; returns when all are
+    done, then raises the first error, if any.  A single piece, or a call from one of the
+    pool's own threads (which would wait for threads it may be holding), runs on the
+    calling thread."""
     pieces = list(pieces)
-    if len(pieces) <= 1:
+    if len(pieces) <= 1 or threading.current_thread().name.startswith("warpath-host"):
         for piece in pieces:
             work(piece)
         return
-    for pending in [host_pool().submit(work, piece) for piece in pieces]:
-        pending.result()
+    tasks = [host_pool().submit(work, piece) for piece in pieces]
+    wait(tasks)
+    for task in tasks:
+        if task.exception() is not None:
+            raise task.exception()
