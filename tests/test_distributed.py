@@ -390,6 +390,9 @@ def test_a_gpu_workers_threads_solve_in_turn_and_hand_over_beside(tmp_path, monk
         if batch[0] == 0:
             first_solving.set()
             time.sleep(0.3)  # the second batch asks for the GPU meanwhile
+        else:   # solved while the first batch's rows wait to be written (without this
+            # wait, a quick second batch could finish before the first reached its write)
+            assert first_writing.wait(30)
         try:
             return real_solve(graph, batch, **kwargs)
         finally:
