@@ -99,6 +99,7 @@ from .apsp.memory import available_memory, matrix_bytes, result_dtype
 from .dtypes import unreached_value
 from .errors import ArgumentError, DeviceError, EmptyGraphError, MemoryLimitError, SourceError
 from .graph import Graph
+from .host_pool import finish
 from .result import DistanceMatrix
 
 # Share of a worker's free memory one batch may take: the rest is for the
@@ -379,14 +380,6 @@ def _writers():
     return pool("write", WRITE_THREADS)
 
 
-def _finish(writes) -> None:
-    """Wait for every write, then raise the first one's error, if any (no write is left
-    running on a buffer that the caller reuses or frees)."""
-    futures_wait(writes)
-    for write in writes:
-        write.result()
-
-
 def _write_rows(files, start, rows) -> None:
     """On a worker: put host ``rows`` (the files' type) at row ``start`` of ``files``
     (:class:`shared_rows.RowFiles`), a piece per stripe file, pieces side by side."""
@@ -396,7 +389,7 @@ def _write_rows(files, start, rows) -> None:
         path, position, _, _ = pieces[0]
         _write_piece(path, position, data)
         return
-    _finish([_writers().submit(_write_piece, path, position, data[first:first + size])
+    finish([_writers().submit(_write_piece, path, position, data[first:first + size])
              for path, position, first, size in pieces])
 
 
@@ -434,7 +427,7 @@ def _write_device_rows(files, start, device_rows, done=None) -> None:
         for block, first in enumerate(range(0, count, per_block)):
             rows = min(per_block, count - first)
             slot = block % len(buffers)
-            _finish(writes[slot])  # the buffer's previous block is written
+            finish(writes[slot])  # the buffer's previous block is written
             host = buffers[slot][:rows * row_bytes]
             _copy_to_host(device_rows[first:first + rows], host, done)
             writes[slot] = [_writers().submit(_write_piece, path, position, host[at:at + size])
@@ -442,7 +435,7 @@ def _write_device_rows(files, start, device_rows, done=None) -> None:
     except BaseException:
         futures_wait([write for slot in writes for write in slot])
         raise
-    _finish([write for slot in writes for write in slot])
+    finish([write for slot in writes for write in slot])
 
 
 def _distance_block(shipment, batch, method, device, options):

@@ -82,8 +82,12 @@ def in_parallel(work, pieces) -> None:
         for piece in pieces:
             work(piece)
         return
-    tasks = [host_pool().submit(work, piece) for piece in pieces]
+    finish([host_pool().submit(work, piece) for piece in pieces])
+
+
+def finish(tasks) -> None:
+    """Wait for every one of ``tasks`` (futures), then raise the first one's error, if
+    any: no task is left running on memory that the caller then reuses or frees."""
     wait(tasks)
     for task in tasks:
-        if task.exception() is not None:
-            raise task.exception()
+        task.result()

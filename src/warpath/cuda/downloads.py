@@ -37,8 +37,9 @@ from concurrent.futures import wait
 import numpy as np
 from numba import cuda
 
-from ..host_pool import HOST_THREADS, host_pool
+from ..host_pool import HOST_THREADS, finish, host_pool
 from .runtime import SIMULATOR, default_stream
+from .side_stream import _check, _own_stream
 
 #: Bytes of one page-locked staging chunk, and how many chunks a host thread keeps
 #: (made on its first big copy, once per thread and context: pinning memory costs
@@ -50,13 +51,6 @@ CHUNKS = 4
 SMALL_BYTES = 1 << 20
 
 _local = threading.local()
-
-
-def _check(status, what: str) -> None:
-    from cuda.bindings import driver
-
-    if status != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"{what} failed: {status.name}")
 
 
 class _Staging:
@@ -194,8 +188,6 @@ class Download:
     def _copy_async(self, staging, source: int, target, nbytes: int) -> None:
         from cuda.bindings import driver
 
-        from .side_stream import _own_stream
-
         stream, queue = _own_stream(), default_stream()
         _check(driver.cuEventRecord(staging.done, queue)[0], "recording an event")
         _check(driver.cuStreamWaitEvent(stream, staging.done, 0)[0], "waiting for the GPU")
@@ -218,10 +210,7 @@ class Download:
         """Wait until every copy queued so far is in its host array; then raise the first
         failed one's error, if any."""
         tasks, self._tasks = self._tasks, []
-        wait(tasks)
-        for task in tasks:
-            if task.exception() is not None:
-                raise task.exception()
+        finish(tasks)
 
 
 def download(device, host: np.ndarray | None = None) -> np.ndarray:
