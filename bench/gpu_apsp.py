@@ -94,7 +94,8 @@ class Bench:
         """A timed multi-source run after a two-source first call (compilation, upload).
         The keys of :data:`SWITCHES` among ``options`` set task-parallel's module switches
         for this run (``form``: "spread" or "lanes", the way of walking an item of 32 rows;
-        ``read_first``: reads before the round's atomics), else its defaults."""
+        ``read_first``: reads before the round's atomics, in trees that still have that
+        switch, before 2026-11-28), else its defaults."""
         w = self.warpath
         from warpath.apsp import task_parallel
 

@@ -31,17 +31,15 @@ def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
     """The frontier form's rounds (items of 8 and 32 rows, 32 spread too; near-far off
     and on)."""
     items = np.int64(N * 4)
-    for item_rows, spread, read_first in ((8, False, True), (32, False, True),
-                                          (32, True, True), (32, True, False)):
+    for item_rows, spread in ((8, False), (32, False), (32, True)):
         for near_far in (False, True):
             state = (d, words, rows, items, inf, inf, np.int64(1))
             if near_far:
                 state += (np.zeros(2, dtype), np.zeros(2, np.uint8), dtype(1),
                           np.zeros(2, dtype), np.zeros(N * 4, np.uint32))
             compile_steps(f"task-parallel frontier form, {item_rows} rows an item, spread="
-                          f"{spread}, read_first={read_first}, near_far={near_far}, {tag}",
-                          task_parallel._frontier_steps(near_far, item_rows, spread,
-                                                        read_first),
+                          f"{spread}, near_far={near_far}, {tag}",
+                          task_parallel._frontier_steps(near_far, item_rows, spread),
                           state, False, index)
 
 

@@ -409,20 +409,3 @@ def test_spread_items_and_a_lane_a_row_give_the_same_rows_on_the_gpu(monkeypatch
                 assert matrix.stats["spread"] is spread
                 np.testing.assert_array_equal(matrix.distances, expected,
                                               err_msg=f"spread={spread} near_far={near_far}")
-
-
-@pytest.mark.parametrize("near_far", [False, True])
-def test_straight_to_the_atomics_gives_the_same_rows(monkeypatch, near_far):
-    from warpath.apsp import task_parallel
-
-    monkeypatch.setattr(task_parallel, "READ_FIRST", False)
-    for name in ("random-int", "disconnected", "complete"):
-        graph = dict(GRAPHS)[name]
-        sources = [s % graph.num_vertices for s in SOURCES]
-        matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                      near_far=near_far, **SMALL_BATCHES)
-        assert matrix.stats["read_first"] is False and matrix.stats["batches"] == 3
-        assert_rows(graph, matrix)
-    negative = dict(GRAPHS)["negative"]
-    if not near_far:   # negative weights: the plain rounds only
-        assert_rows(negative, run(negative))

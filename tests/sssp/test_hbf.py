@@ -50,11 +50,14 @@ def test_matches_scipy(name, graph, options):
                               "high-degree-2", "narrow-buckets", "one-bucket"])
 @pytest.mark.parametrize("graph", [gen.grid(9, 9, seed=40), gen.ring(30, seed=41),
                                    gen.random(60, 150, seed=42, weights="float"),
-                                   gen.power_law(80, 2, 20, seed=43)],
-                         ids=["grid", "ring", "random-float", "power-law"])
+                                   gen.power_law(80, 2, 20, seed=43),
+                                   gen.random(64, 512, seed=45), gen.rmat(6, 8, seed=46)],
+                         ids=["grid", "ring", "random-float", "power-law", "random-wide",
+                              "rmat-wide"])
 def test_near_far_matches_scipy(graph, options):
     """Near-far on every graph shape and with each other option off; run twice, since
-    the far pile's bookkeeping is shared by threads (a race would show as a difference)."""
+    the far pile's bookkeeping is shared by threads (a race would show as a difference).
+    The last two are wide (average degree 8): their rounds read before the atomic."""
     for _ in range(2):
         result = warpath.sssp(graph, 0, method="hbf", device="cuda", near_far=True, **options)
         assert_matches_reference(graph, 0, result)
@@ -74,11 +77,56 @@ def test_near_far_relaxes_less_on_a_road_like_grid():
     assert ordered.stats["relaxations"] <= 3 * dijkstra  # issue 11: within 3x of Dijkstra's
 
 
+def hub_graph():
+    """A wide graph (average degree 6) of skewed degrees: two hubs of 201 arcs (1% of the
+    200 vertices, a third of the arcs) linked to every vertex and back, plus arcs
+    v -> v + 1, v + 2."""
+    n, hubs = 200, (0, 1)
+    others = list(range(2, n))
+    tails, heads = [0, 1], [1, 0]
+    for hub in hubs:
+        tails += [hub] * len(others) + others
+        heads += others + [hub] * len(others)
+    tails += list(range(n)) * 2
+    heads += [(v + 1) % n for v in range(n)] + [(v + 2) % n for v in range(n)]
+    rng = np.random.default_rng(49)
+    return warpath.Graph.from_edges(tails, heads, rng.integers(1, 100, len(tails)))
+
+
+def test_skewed_degrees_graphs_sweep_their_wide_rounds_by_default():
+    """The default plan (issue 11): hub-dominated graphs sweep wide rounds, other
+    non-negative graphs take near-far, with a narrower bucket on wide graphs."""
+    from warpath.cuda.device_graph import device_graph
+    from warpath.sssp import hbf
+
+    g = hub_graph()
+    hubs = device_graph(g)
+    assert hbf._wide_rounds(hubs) and hbf._skewed_degrees(hubs)
+    assert hbf._round_plan(hubs, None, None, None, True) == (False, 0.0, hbf.DENSE)
+    assert hbf._round_plan(hubs, None, None, None, False) == (False, 0.0, 0.0)   # 64-bit
+    result = warpath.sssp(g, 5, method="hbf", device="cuda")
+    assert result.stats["near_far"] is False
+    assert_matches_reference(g, 5, result)
+    even = gen.random(400, 4000, seed=51)
+    assert not hbf._skewed_degrees(device_graph(even))
+    near_far, delta, share = hbf._round_plan(device_graph(even), None, None, None, True)
+    assert near_far and share == 0.0
+    assert delta == pytest.approx(8 * float(even.weights.mean()) / 10)
+    road = gen.grid(6, 6, seed=52)
+    degree = road.num_edges / road.num_vertices
+    assert hbf._round_plan(device_graph(road), None, None, None, True)[1] == pytest.approx(
+        64 * float(road.weights.mean()) / degree)
+
+
 def test_near_far_defaults_and_refusals():
     road = gen.grid(5, 5, seed=45)  # average degree < 5, non-negative: on by default
     assert warpath.sssp(road, 0, method="hbf", device="cuda").stats["near_far"] is True
-    dense = gen.random(20, 200, seed=46)
-    assert warpath.sssp(dense, 0, method="hbf", device="cuda").stats["near_far"] is False
+    wide = gen.random(20, 200, seed=46)   # wide, no hubs: near-far too
+    assert warpath.sssp(wide, 0, method="hbf", device="cuda").stats["near_far"] is True
+    asked = warpath.sssp(wide, 0, method="hbf", device="cuda", dense=True)
+    assert asked.stats["near_far"] is False   # the sweep asked for: no near-far
+    hubs = hub_graph()   # the sweep, not near-far
+    assert warpath.sssp(hubs, 0, method="hbf", device="cuda").stats["near_far"] is False
     negative = gen.with_negative_weights(gen.grid(4, 4, seed=47), seed=48)
     assert warpath.sssp(negative, 0, method="hbf", device="cuda").stats["near_far"] is False
     with pytest.raises(warpath.NegativeWeightError):

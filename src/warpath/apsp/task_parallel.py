@@ -183,13 +183,6 @@ FRONTIER_REGISTERS = 40
 #: (:func:`~warpath.cuda.mappings.frontier_tasks` with ``spread=True``) instead of a lane
 #: walking every arc for its own row.
 SPREAD_ITEMS = True
-#: Whether the frontier rounds read a head's distance before its ``atomicMin`` and a lane's
-#: word before its ``atomicOr`` (skipping the atomic when it would change nothing), or go
-#: straight to the atomic: one access on a lane's chain of loads instead of two when the
-#: atomic is needed.  The reads first are what was measured so far; the other way is for
-#: the next GPU session (``bench/gpu_apsp.py --variants "read_first=0"``): the twenty-third
-#: session's ncu put the launch on load latency, not on DRAM or atomics.
-READ_FIRST = True
 #: The spread items' register cap: at 40 they spill (H100, random(1M, 6M), 1,000 sources,
 #: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; swept before items with all 32
 #: rows active got their own loop; docs/performance.md).
@@ -197,8 +190,7 @@ SPREAD_REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
-def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
-                    read_first: bool = True):
+def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     """A round over a frontier of items instead of every task (``frontier=True``).
 
     An item is a vertex and a group of ``item_rows`` rows (32 by default; 8 or 16: four
@@ -225,8 +217,10 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     row: the rows of a launch start together, and on the graphs measured their
     distances grow at about the same pace.
 
-    ``read_first`` (:data:`READ_FIRST`): read a head's distance and a lane's words before
-    their atomics, or go straight to the atomics.
+    A head's distance and a lane's words are read before their atomics, which are
+    skipped when they would change nothing.  (Straight to the atomics, one access on a
+    lane's chain of loads instead of two, was measured on the H100 and removed: 0.85 s
+    against 0.48 s for 1,000 sources on random(1M, 6M); ``docs/performance.md``.)
 
     State: ``(d, marks, W, items, inf, floor, G)``, then for near-far ``(bounds,
     scattered, delta, nearest, far)``: ``bounds``, ``scattered`` (a byte: some task
@@ -236,14 +230,13 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     global cuda
     from numba import cuda
 
-    from ..cuda.atomics import relax_min, relax_min_blind, take_lane
+    from ..cuda.atomics import relax_min, take_lane
     from ..cuda.flags import mark_changed
     from ..cuda.mappings import frontier_tasks
     from ..cuda.operators import QUEUE, advance, filter_indices
 
     width = item_rows
     mapping = frontier_tasks(width, spread)
-    relax = relax_min if read_first else relax_min_blind
 
     @cuda.jit(device=True)
     def lane_bit(words, row):
@@ -256,7 +249,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
         marks = state[1]
         slot = ((r + 1) & 1) * state[3] + item
         bit = lane_bit(marks, row)
-        if read_first and (marks[slot] & bit) != 0:
+        if (marks[slot] & bit) != 0:
             return False
         return cuda.atomic.or_(marks, slot, bit) == 0
 
@@ -264,7 +257,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     def wait(state, item, row, dv, r):
         """Near-far: lane ``row`` of ``item``, at distance ``dv``, into the far pile."""
         far, bit = state[11], lane_bit(state[11], row)
-        if not read_first or (far[item] & bit) == 0:
+        if (far[item] & bit) == 0:
             cuda.atomic.or_(far, item, bit)
         if dv < state[10][r & 1]:
             cuda.atomic.min(state[10], r & 1, dv)
@@ -293,7 +286,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False,
     def scatter(state, row, u, du, v, w, e, r, conv):
         """d[v, s] = min(d[v, s], d[u, s] + w); True when v's item must be queued."""
         candidate = du + w
-        if not relax(state[0], v * state[2] + row, candidate, state[5], conv):
+        if not relax_min(state[0], v * state[2] + row, candidate, state[5], conv):
             return False
         item = v * state[6] + row // width
         if near_far and candidate >= state[7][r & 1]:
@@ -480,9 +473,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
         launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
         ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
-        ``item_rows``, ``spread`` (whether the rounds spread items' pairs over the
-        lanes: False under the CUDA simulator, which walks a lane a row) and
-        ``read_first`` (:data:`READ_FIRST`; ``None`` without ``frontier``).
+        ``item_rows`` and ``spread`` (whether the rounds spread items' pairs over the
+        lanes: False under the CUDA simulator, which walks a lane a row).
 
     Raises
     ------
@@ -567,7 +559,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     steps, max_rounds, items = [_round_step()], None, None
     spread = bool(frontier and SPREAD_ITEMS and item_rows == 32)
     if frontier:
-        steps = _frontier_steps(bool(near_far), int(item_rows), spread, READ_FIRST)
+        steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
         steps = _near_far_steps()
@@ -607,8 +599,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
-             "spread": bool(frontier) and steps[0].mapping.spreads_lanes,
-             "read_first": bool(READ_FIRST) if frontier else None}
+             "spread": bool(frontier) and steps[0].mapping.spreads_lanes}
     return out.matrix(sources, tally.as_stats(stats))
 
 

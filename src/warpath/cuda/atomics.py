@@ -53,30 +53,6 @@ def relax_min(d, v, candidate, floor, conv):
 
 
 @cuda.jit(device=True)
-def relax_min_blind(d, v, candidate, floor, conv):
-    """:func:`relax_min` without the read first: the ``atomicMin`` alone, one access to
-    ``d[v]`` on the lane's chain of loads instead of two when it lowers ``d[v]``, one
-    atomic instead of none when it does not.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> @cuda.jit
-    ... def lower(d, out, conv):
-    ...     out[0] = relax_min_blind(d, 0, d.dtype.type(3), d.dtype.type(-100), conv)
-    ...     out[1] = relax_min_blind(d, 0, d.dtype.type(4), d.dtype.type(-100), conv)
-    >>> d, out = cuda.to_device(np.array([5])), cuda.to_device(np.zeros(2, np.bool_))
-    >>> conv = cuda.to_device(np.zeros(4, np.int32))
-    >>> lower[1, 1](d, out, conv); d.copy_to_host().tolist(), out.copy_to_host().tolist()
-    ([3], [True, False])
-    """
-    if candidate < floor:
-        conv[NEGATIVE_CYCLE] = 1
-        return False
-    return cuda.atomic.min(d, v, candidate) > candidate
-
-
-@cuda.jit(device=True)
 def claim(owner, v, who, free):
     """Set ``owner[v] = who`` if it still holds ``free``; True for the one caller that did.
 

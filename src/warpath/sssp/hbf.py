@@ -77,11 +77,16 @@ NEVER = 0xFFFFFFFF
 DENSE = 0.02
 #: The lowest bucket of an empty far pile.
 NO_BUCKET = np.iinfo(np.int64).max
-#: The cap on the persistent kernel's registers a thread, applied only without near-far
-#: (0: none; see :func:`warpath.cuda.enactor.persistent_kernel`): 80 (of 88) gives wide
-#: rounds more resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms, power-law 3.3 -> 3.1,
-#: R-MAT 5.7 -> 5.5), where the near-far rounds of a road graph, a chain of loads each,
-#: got slower (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
+#: The average degree from which a graph's rounds count as wide (:func:`_wide_rounds`).
+WIDE_DEGREE = 5
+#: The coefficient of variation of the out-degrees from which they count as skewed
+#: (:func:`_skewed_degrees`).
+SKEW = 1.0
+#: The cap on the persistent kernel's registers a thread, applied except in near-far's
+#: rounds on a road graph (0: none; see :func:`warpath.cuda.enactor.persistent_kernel`):
+#: 80 (of 88) gives wide rounds more resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms,
+#: power-law 3.3 -> 3.1, R-MAT 5.7 -> 5.5), where the near-far rounds of a road graph, a
+#: chain of loads each, got slower (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
 KERNEL_REGISTERS = 80
 
 
@@ -138,14 +143,16 @@ def _classification(dgraph):
 @functools.lru_cache(maxsize=None)
 def _steps(packing, dedup: bool, classify: bool, source_class: bool,
            aggregated: bool, lanes: tuple, heavy: int, near_far: bool, balanced: bool,
-           value_type: str, dense: float = 0.0):
+           value_type: str, dense: float = 0.0, read_first: bool = True):
     """The round's steps and the final passes for one set of options.
 
     ``packing`` is the distance dtype's name for 32-bit distances (the packed
     words), or None; ``balanced``: the frontier's wide rounds dealt over blocks
     (``virtual_warps="block"``), ``value_type`` the distance dtype's name;
     ``dense`` > 0 (packed words only, no near-far): rounds whose frontier holds more
-    than that share of the vertices sweep every arc instead (see :func:`run`).  State:
+    than that share of the vertices sweep every arc instead (see :func:`run`);
+    ``read_first``: a relax reads the head's packed word before its ``atomicMin`` (see
+    :func:`_wide_rounds`).  State:
     ``(d, info, classes, inf, floor, source, buckets, piles, pile_counts, far_stamp,
     delta, lowest, counters)``: ``d`` the distance row, ``info`` the packed words or the
     round stamps; ``buckets`` to ``lowest`` serve ``near_far`` (see
@@ -159,6 +166,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     from ..cuda.counters import COUNTED
     from ..cuda.direction import either
     from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
+    from ..cuda.frontier import enqueue
     from ..cuda.mappings import frontier, thread_per_edge
     from ..cuda.operators import (QUEUE, Operator, advance, filter_items, filter_vertices,
                                   sweep)
@@ -192,16 +200,21 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
             return keep
         if candidate < (bucket + 1) * state[10]:
             return True
-        if cuda.atomic.max(state[9], v, bucket) < bucket:
-            park(state, v, candidate, state[6][r % 3, 1])
+        first = cuda.atomic.max(state[9], v, bucket) < bucket   # once per bucket
+        park(state, v, candidate, state[6][r % 3, 1], first)
         mark_changed(conv, r)
         return False
 
     @cuda.jit(device=True)
-    def park(state, v, dv, pile):
-        """Put v in far pile ``pile``, keeping the pile's lowest bucket up to date."""
-        state[7][pile % 2, cuda.atomic.add(state[8], pile % 3, 1)] = v
-        cuda.atomic.min(state[11], pile % 3, np.int64(dv // state[10]))
+    def park(state, v, dv, pile, keep):
+        """Put v in far pile ``pile`` if ``keep`` (every calling lane of a warp calls it:
+        one ``atomicAdd`` a warp), keeping the pile's lowest bucket up to date (read
+        first: on a wide round most parks are no lower than the pile's lowest so far)."""
+        enqueue(state[7][pile % 2], state[8], pile % 3, v, keep)
+        if keep:
+            bucket = np.int64(dv // state[10])
+            if bucket < state[11][pile % 3]:
+                cuda.atomic.min(state[11], pile % 3, bucket)
 
     @cuda.jit(device=True)
     def next_bucket(state, r):
@@ -266,11 +279,11 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
         computed here too, since their slot is being written by thread 0.)"""
         bucket = next_bucket(state, r)
         dv = distance(state, v)
-        if dv < (bucket + 1) * state[10]:
-            return True
-        state[9][v] = bucket
-        park(state, v, dv, state[6][r % 3, 1] + 1)
-        return False
+        near = dv < (bucket + 1) * state[10]
+        if not near:
+            state[9][v] = bucket
+        park(state, v, dv, state[6][r % 3, 1] + 1, not near)
+        return near
 
     @cuda.jit(device=True)
     def relax(state, row, u, du, v, w, e, r, conv):
@@ -302,8 +315,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
                     return False
                 info[v] = key
                 return True
-            if not near_far and key >= info[v]:  # the cheap read first: most tests fail
-                return False  # (near-far's small rounds wait on latency: no read first)
+            if read_first and key >= info[v]:  # the cheap read first: most tests fail
+                return False  # (off for near-far's small rounds: they wait on latency)
             old = cuda.atomic.min(info, v, key)
             if not dedup:
                 return unpack(state, old) > candidate
@@ -396,7 +409,7 @@ def _check_options(high_degree, limit, graph):
                   "virtual warps, high-degree load balancing (Busato & Bombieri)")
 def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=True,
         coalesced_enqueue=True, virtual_warps="block", high_degree=4096, near_far=None,
-        delta=None, dense=False, trace=False):
+        delta=None, dense=None, trace=False):
     """H-BF from ``source`` on the GPU (see the module notes for each option).
 
     Parameters
@@ -417,20 +430,23 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     near_far : bool or None
         Davidson et al.'s near-far ordering (non-negative weights only): a round
         expands only vertices closer than the current bucket's bound, the others
-        wait in a far pile.  ``None`` (default): on for non-negative weights and
-        an average degree below 5 (road-like graphs, where plain Bellman-Ford
-        relaxes each arc dozens of times).
+        wait in a far pile.  ``None`` (default): on for non-negative weights, except
+        on wide graphs of skewed degrees (see ``dense``) or when ``dense`` is asked
+        for.  On the H100 it took a uniform random graph of 32M arcs from 9.0 to 6.2
+        ms, with a third of the relaxations (``docs/performance.md``).
     delta : number, optional
-        The bucket width for ``near_far``; default 64 x mean weight / average degree.
-    dense : bool or float
+        The bucket width for ``near_far``; default 64 x mean weight / average degree
+        on road-like graphs (average degree below 5), 8 x on the others.
+    dense : bool, float or None
         Beyond the paper, as direction-optimizing BFS does with its pulls: a round whose
         frontier holds more than this share of the vertices (``True``: :data:`DENSE`)
         sweeps every arc, one thread each, relaxing those whose tail the last round
         lowered (the round number in the packed word), instead of dealing the queue's
-        arcs over the grid.  Off by default: on the H100 it took an R-MAT graph of 2M
-        vertices from 6.5 to 3.8 ms, but made a uniform random graph of 32M arcs 40%
-        slower (``docs/performance.md``).  Only with 32-bit distances and without
-        ``near_far`` (whose parked vertices carry older rounds); ignored otherwise.
+        arcs over the grid.  ``None`` (default): on for graphs of average degree 5 or
+        more whose out-degrees vary more than their mean (R-MAT: 6.1 to 3.6 ms on the
+        H100), off otherwise (a uniform random graph of 32M arcs: 9.0 to 11.1 ms).
+        Only with 32-bit distances and without ``near_far`` (whose parked vertices
+        carry older rounds); ignored otherwise.
     trace : bool
         Record the frontier size of every round in ``stats["frontier_sizes"]``.
 
@@ -464,10 +480,12 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
     _check_options(high_degree, limit, problem.graph)
     lanes, balanced = frontier_lanes(virtual_warps)
-    near_far, delta = _near_far_choice(problem.graph, near_far, delta)
     n, dtype = problem.n, problem.dtype
     packed = dtype.itemsize == 4
-    dense = _dense_share(dense) if packed and not near_far else 0.0
+    near_far, delta, dense = _round_plan(problem.graph, near_far, delta, dense, packed)
+    # near-far on a road graph: rounds of a few hundred vertices, each a chain of loads
+    # (no read before the atomic, no register cap); on a wide graph its rounds are wide
+    chained = near_far and not _wide_rounds(problem.graph)
     classes, sink_arcs, parallel = _classification(problem.graph) if classify else (
         problem.row[:1], None, True)
     d = problem.row
@@ -483,7 +501,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
                                           bool(classify) and not parallel,
                                           bool(coalesced_enqueue), lanes, heavy, near_far,
-                                          balanced, dtype.name, dense)
+                                          balanced, dtype.name, dense, not chained)
     queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
                               repeats=not dedup)
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
@@ -492,7 +510,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
         bound = min(problem.n * (int(path_length_bound(problem.graph) / delta) + 2), 2**62)
     stats, negative = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
                             max_rounds=bound, counted="dense_rounds",
-                            max_registers=0 if near_far else KERNEL_REGISTERS)
+                            max_registers=0 if chained else KERNEL_REGISTERS)
     if not negative:
         if classify and sink_arcs[1].shape[0]:
             run_once(problem, sinks, state, graph=sink_arcs)
@@ -526,20 +544,37 @@ def _dense_share(dense) -> float:
                       f"not {dense!r}")
 
 
-def _near_far_choice(dgraph, near_far, delta):
-    """``(near_far, delta)`` after the defaults (see :func:`run`).
+def _round_plan(dgraph, near_far, delta, dense, packed: bool) -> tuple:
+    """``(near_far, delta, dense share)`` after the defaults (see :func:`run`): on a wide
+    graph of skewed degrees (:func:`_wide_rounds`, :func:`_skewed_degrees`), wide rounds
+    sweep every arc; on any other graph of non-negative weights, near-far; ``dense``
+    asked for turns the default near-far off.  The dense sweep needs packed (32-bit)
+    distances and no near-far, and is off otherwise.
 
     Examples
     --------
     >>> import warpath
     >>> from warpath.cuda.device_graph import device_graph
-    >>> _near_far_choice(device_graph(warpath.generators.ring(4, seed=0, weights=None)),
-    ...                  None, None)
-    (True, 64.0)
+    >>> ring = device_graph(warpath.generators.ring(4, seed=0, weights=None))
+    >>> _round_plan(ring, None, None, None, True)
+    (True, 64.0, 0.0)
+    >>> _round_plan(ring, None, None, True, True)
+    (False, 0.0, 0.02)
     """
+    skewed = _wide_rounds(dgraph) and _skewed_degrees(dgraph)
     usable = dgraph.min_weight >= 0 and dgraph.max_abs_weight > 0
+    asked_dense = dense is not None and _dense_share(dense) > 0
     if near_far is None:
-        near_far = usable and dgraph.num_edges < 5 * dgraph.num_vertices
+        near_far = usable and not skewed and not asked_dense
+    if near_far or not packed:
+        share = 0.0
+    else:
+        share = (DENSE if skewed else 0.0) if dense is None else _dense_share(dense)
+    return (*_near_far_choice(dgraph, near_far, delta, usable), share)
+
+
+def _near_far_choice(dgraph, near_far: bool, delta, usable: bool) -> tuple:
+    """``(near_far, delta)``: the bucket width checked, or its default (once per graph)."""
     if not near_far:
         return False, 0.0
     if not usable:
@@ -551,16 +586,63 @@ def _near_far_choice(dgraph, near_far, delta):
     return True, float(delta)
 
 
+def _wide_rounds(dgraph) -> bool:
+    """Whether a round's frontier grows wide: an average degree of :data:`WIDE_DEGREE` or
+    more (small-world graphs, where a round holds many thousands of vertices), not a
+    road graph's few hundred a round.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> _wide_rounds(device_graph(warpath.generators.grid(8, 8, seed=0)))
+    False
+    >>> _wide_rounds(device_graph(warpath.generators.random(64, 640, seed=0)))
+    True
+    """
+    return dgraph.num_edges >= WIDE_DEGREE * dgraph.num_vertices
+
+
+def _skewed_degrees(dgraph) -> bool:
+    """Whether the out-degrees vary more than their mean (coefficient of variation at
+    least :data:`SKEW`), once per graph: R-MAT(21, 10) 10.8, a power-law graph of 820K
+    vertices 11.8, against 0.25 for a uniform random graph and 0.03 for a grid.  Such a
+    graph's hubs reach most vertices in a few rounds, so plain rounds re-relax little
+    (2.4 relaxations an arc on R-MAT against 4.5 on a uniform random graph), and
+    near-far's extra rounds cost more than the relaxations they save.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> star = warpath.Graph.from_edges([0] * 60 + [1], list(range(1, 61)) + [2], [1] * 61)
+    >>> _skewed_degrees(device_graph(star))
+    True
+    >>> _skewed_degrees(device_graph(warpath.generators.grid(8, 8, seed=0)))
+    False
+    """
+    from ..negative_cycles import host_graph
+
+    def measure():
+        degrees = np.diff(host_graph(dgraph).indptr).astype(np.float64)
+        mean = degrees.mean() if degrees.shape[0] else 0.0
+        return bool(mean > 0 and degrees.std() >= SKEW * mean)
+
+    return dgraph.cached("hbf_skew", measure)
+
+
 def _default_delta(dgraph) -> float:
-    """64 x mean weight / average degree (the bucket width near-far uses by default: on
-    the H100, 10-12% faster than 32 x on a road grid and on the NE and NW road networks,
+    """The bucket width near-far uses by default: 64 x mean weight / average degree on
+    road graphs, whose rounds wait on latency (on the H100, 10-12% faster than 32 x on a
+    road grid and on the NE and NW road networks), 8 x on wide graphs, whose rounds are
+    bound by their work (random(2M, 32M): 6.6 ms at 25 = 8 x against 11.2 ms at 64 x;
     ``docs/performance.md``)."""
     from ..negative_cycles import host_graph
 
     host = host_graph(dgraph)
     mean = float(np.mean(host.weights)) if host.num_edges else 1.0
     degree = max(host.num_edges / max(host.num_vertices, 1), 1.0)
-    return 64.0 * mean / degree
+    return (8.0 if _wide_rounds(dgraph) else 64.0) * mean / degree
 
 
 def _working_arrays(problem, packed: bool, near_far: bool) -> tuple:

@@ -1,0 +1,98 @@
+"""Compile hbf's kernels and the predecessor recording pass to PTX for an H100 (sm_90), no GPU.
+
+The CUDA simulator never types a kernel, so code numba's GPU compiler refuses passes
+every simulator test.  This script compiles hbf's persistent kernel (and the paper
+loop's kernel of its round) for the option sets that change the code: near-far off and
+on, the read before the atomic on and off, the dense sweep, dedup and classification
+off, packed 32-bit distances (int32, float32) and 64-bit ones; then its final passes
+and the recording pass's sweep.  Set-up as for ``bench/gpu_compile_check.py``::
+
+    CUDA_HOME=$T/cuda_nvcc LD_LIBRARY_PATH=$T/cuda_nvrtc/lib:$T/cuda_nvcc/nvvm/lib64 \\
+        PYTHONPATH=src:bench:/tmp/nvtools python3 bench/gpu_sssp_compile_check.py
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import numba.cuda.dispatcher as _dispatcher
+from numba import cuda, typeof
+
+from gpu_compile_check import CC, N, _SM90
+
+#: (dedup, classify, near_far, dense, read_first) sets that change hbf's round.
+HBF_OPTIONS = ((True, True, False, 0.0, True), (True, True, False, 0.02, True),
+               (True, True, True, 0.0, False), (True, True, True, 0.0, True),
+               (False, False, False, 0.0, True), (False, False, True, 0.0, True))
+
+
+def kernel_args(state, index, weights):
+    """The enactor's kernel arguments for ``state``, as host arrays of the device types."""
+    graph = (np.zeros(N + 1, index), np.zeros(30, index), np.zeros(30, weights),
+             np.zeros(30, index))
+    frontier = (np.zeros((2, N), index), np.zeros(3, np.int64), np.zeros((2, N), index),
+                np.zeros(3, np.int64))
+    return (graph, frontier, state, np.zeros(4, np.int32), np.zeros(3, np.int64),
+            np.zeros(0, np.int64), np.int64(1), np.int64(5))
+
+
+def compile_kernels(name, steps, args, heavy):
+    """PTX of the persistent kernel of ``steps`` and of each step's paper-loop kernel."""
+    from warpath.cuda.enactor import persistent_kernel, round_kernel
+
+    signature = tuple(typeof(a) for a in args)
+    kernels = [persistent_kernel(tuple(s.device for s in steps), heavy, one_row=True)]
+    kernels += [round_kernel(s.device, i == 0, heavy, one_row=True)
+                for i, s in enumerate(steps)]
+    for kernel in kernels:
+        cuda.compile_ptx(kernel.py_func, signature, cc=CC)
+    print("ok", name, flush=True)
+
+
+def hbf_state(dtype, index, near_far):
+    """hbf's state tuple (see ``warpath.sssp.hbf._steps``)."""
+    packed = np.dtype(dtype).itemsize == 4
+    far_n = N if near_far else 1
+    inf = np.dtype(dtype).type(0)
+    return (np.zeros(N, dtype), np.zeros(N, np.int64 if packed else np.int32),
+            np.zeros(30, np.uint8), inf, inf, index(0), np.zeros((3, 2), np.int64),
+            np.zeros((2, far_n), index), np.zeros(3, np.int64), np.zeros(far_n, np.int64),
+            np.float64(1), np.zeros(3, np.int64), np.zeros(3, np.int64))
+
+
+def main():
+    _dispatcher.get_current_device = lambda: _SM90()
+    from warpath.cuda import predecessors
+    from warpath.cuda.operators import sweep
+    from warpath.sssp import hbf
+
+    for index in (np.int32, np.int64):
+        for dtype in (np.int32, np.float32, np.int64, np.float64):
+            packed = np.dtype(dtype).itemsize == 4
+            tag = f"{np.dtype(dtype).name} distances, {np.dtype(index).name} indices"
+            for dedup, classify, near_far, dense, read_first in HBF_OPTIONS:
+                if dense and not packed:
+                    continue
+                heavy = 64
+                steps, sinks, unpacking = hbf._steps(
+                    np.dtype(dtype).name if packed else None, dedup, classify, classify,
+                    True, (4, 32), heavy, near_far, True, np.dtype(dtype).name, dense,
+                    read_first)
+                state = hbf_state(dtype, index, near_far)
+                args = kernel_args(state, index, dtype)
+                compile_kernels(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
+                                f"dense={dense} read_first={read_first}, {tag}",
+                                list(steps), args, True)
+                final = [sinks, unpacking] if packed else [sinks]   # unpacking: packed only
+                compile_kernels(f"hbf final passes, {tag}", final, args, False)
+            pred = np.zeros(N, index)
+            record = sweep(predecessors._gather_reached, predecessors._offer_tight_arc)
+            state = (np.zeros(N, dtype), pred, np.dtype(dtype).type(0), index(0), index(-1))
+            compile_kernels(f"recording sweep, {tag}", [record],
+                            kernel_args(state, index, dtype), False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
