@@ -177,8 +177,7 @@ def part_table1(bench, args):
             same = same_rows(variant, ours.distances[sample], sample)
             label = ", ".join(f"{key}={value}" for key, value in options.items())
             bench.record(
-                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}, read_first "
-                f"{variant.stats.get('read_first')}): "
+                f"table1 {kind:9s} {label} (spread {variant.stats.get('spread')}): "
                 f"{variant_s:8.3f} s, {variant.stats['iterations']} rounds (default "
                 f"{ours_s:8.3f} s) | "
                 f"repeated-sssp {peer_all / variant_s:6.1f}x | {'ok' if same else 'WRONG'}",
@@ -335,8 +334,7 @@ def part_multi(bench, args):
                    for i in range(0, len(sources), 97))
         label = ", ".join(f"{key}={value}" for key, value in options.items())
         bench.record(
-            f"multi  {label} (spread {near.stats.get('spread')}, read_first "
-            f"{near.stats.get('read_first')}): {near_s:8.3f} s, "
+            f"multi  {label} (spread {near.stats.get('spread')}): {near_s:8.3f} s, "
             f"{near.stats['iterations']:,} rounds, {near.stats['relaxations']:,} relaxations "
             f"(plain: {ours.stats['iterations']:,}, {ours.stats['relaxations']:,}) | "
             f"{len(sources)} x "

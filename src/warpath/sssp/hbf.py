@@ -560,16 +560,20 @@ def _round_plan(dgraph, near_far, delta, dense, packed: bool) -> tuple:
     (True, 64.0, 0.0)
     >>> _round_plan(ring, None, None, True, True)
     (False, 0.0, 0.02)
+    >>> _round_plan(ring, None, None, True, False)   # 64-bit distances: no sweep to ask for
+    (True, 64.0, 0.0)
     """
-    skewed = _wide_rounds(dgraph) and _skewed_degrees(dgraph)
     usable = dgraph.min_weight >= 0 and dgraph.max_abs_weight > 0
-    asked_dense = dense is not None and _dense_share(dense) > 0
+    asked = _dense_share(dense) if dense is not None else 0.0   # validated in any case
+    asked = asked if packed else 0.0   # 64-bit distances have no sweep
+    defaults = near_far is None or (dense is None and packed)
+    skewed = defaults and _wide_rounds(dgraph) and _skewed_degrees(dgraph)
     if near_far is None:
-        near_far = usable and not skewed and not asked_dense
+        near_far = usable and not skewed and not asked
     if near_far or not packed:
         share = 0.0
     else:
-        share = (DENSE if skewed else 0.0) if dense is None else _dense_share(dense)
+        share = (DENSE if skewed else 0.0) if dense is None else asked
     return (*_near_far_choice(dgraph, near_far, delta, usable), share)
 
 
@@ -621,10 +625,10 @@ def _skewed_degrees(dgraph) -> bool:
     >>> _skewed_degrees(device_graph(warpath.generators.grid(8, 8, seed=0)))
     False
     """
-    from ..negative_cycles import host_graph
-
     def measure():
-        degrees = np.diff(host_graph(dgraph).indptr).astype(np.float64)
+        host = getattr(dgraph, "host", None)   # the offsets only, not the whole graph
+        indptr = host.indptr if host is not None else dgraph.indptr.copy_to_host()
+        degrees = np.diff(indptr).astype(np.float64)
         mean = degrees.mean() if degrees.shape[0] else 0.0
         return bool(mean > 0 and degrees.std() >= SKEW * mean)
 
