@@ -166,7 +166,7 @@ def persistent_kernel(device_ops: tuple, heavy: bool, one_row: bool = False, fil
 
 def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_rounds=None,
           first_check: int = 1, every: int = 1, trace=None, counted: str | None = None,
-          max_registers: int = 0):
+          max_registers: int = 0, later: bool = False):
     """Run rounds of ``steps`` on ``problem`` until one changes nothing.
 
     Parameters
@@ -192,6 +192,11 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
     max_registers : int
         Fast loop only: the persistent kernel's registers a thread, capped when > 0
         (see :func:`persistent_kernel`).
+    later : bool
+        Return the outcome unread: a :class:`PendingOutcome` (fast loop; the paper loop's
+        is read already, a :class:`ReadOutcome`), whose ``wait()`` gives the pair below.
+        Kernels launched before the wait (a method's passes after the rounds) then queue
+        behind the rounds while the host waits, instead of after the host has read them.
 
     Returns
     -------
@@ -218,11 +223,31 @@ def enact(problem, steps, state, *, loop: str = "fast", frontier=None, max_round
 
         rounds, negative = host_loop(one_round, problem.conv, tally, max_rounds,
                                      first_check, every)
-        return {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
+        outcome = {**tally.read_counters(problem.counters, counted), "iterations": rounds}, negative
+        return ReadOutcome(*outcome) if later else outcome
     jobs = problem.take_fills()   # the set-up, run by the kernel before round 0
     rounds = PersistentRounds(problem, steps, frontier=frontier, trace=trace, counted=counted,
                               fills=len(jobs), max_registers=max_registers)
-    return rounds.run(state, jobs, tally, max_rounds)
+    pending = rounds.start(state, jobs, tally, max_rounds)
+    return pending if later else pending.wait()
+
+
+class ReadOutcome:
+    """An outcome read already (the paper loop's), for callers of ``enact(later=True)``:
+    :meth:`wait` gives it, as :meth:`PendingOutcome.wait` does.
+
+    Examples
+    --------
+    >>> ReadOutcome({"iterations": 3}, False).wait()
+    ({'iterations': 3}, False)
+    """
+
+    def __init__(self, stats: dict, negative: bool):
+        self._result = stats, negative
+
+    def wait(self) -> tuple:
+        """``(stats, negative_cycle)``."""
+        return self._result
 
 
 class PersistentRounds:

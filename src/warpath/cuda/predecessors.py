@@ -71,6 +71,22 @@ def _strictly_increasing(dgraph, dtype) -> bool:
     return float(dgraph.min_weight) > 4 * np.finfo(dtype).eps * largest
 
 
+def records_in_one_pass(problem) -> bool:
+    """Whether :func:`record_predecessors` is one pass over the arcs (every arc strictly
+    increases a distance), rather than a search over tight arcs run to convergence.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> records_in_one_pass(Problem(warpath.Graph.from_edges([0], [1], [2]), 0))
+    True
+    >>> records_in_one_pass(Problem(warpath.Graph.from_edges([0], [1], [0]), 0))
+    False
+    """
+    return _strictly_increasing(problem.graph, problem.dtype)
+
+
 def record_predecessors(problem):
     """Predecessors (device array, -1 for the source and unreachable vertices) of a
     converged one-row :class:`~warpath.cuda.problem.Problem`.
@@ -95,7 +111,7 @@ def record_predecessors(problem):
     recording = Problem(graph, source, distances=problem.distances, tally=problem.tally,
                         deferred=True)
     pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
-    strict = _strictly_increasing(graph, problem.dtype)
+    strict = records_in_one_pass(problem)
     # -1 everywhere; for the search over tight arcs, the source claimed (no arc claims it)
     recording.fill(pred, graph.num_vertices, -1, -1 if strict else source, source)
     state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))

@@ -396,17 +396,45 @@ class Problem:
         raise NegativeCycleError(negative_cycle_from(self.graph, self.sources))
 
     def finish_sssp(self, stats: dict, negative: bool, *, predecessors: bool,
-                    **extra) -> SSSPResult:
+                    recorded=None, **extra) -> SSSPResult:
         """The :class:`~warpath.SSSPResult` of a converged one-row run, or
-        :class:`~warpath.NegativeCycleError` when ``negative``."""
+        :class:`~warpath.NegativeCycleError` when ``negative``; ``recorded``: the
+        predecessors when their pass was queued already (see :meth:`finish_sssp_later`)."""
         self.release_scratch()
         if negative:
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
 
         d = self.row
-        pred = record_predecessors(self) if predecessors else None
+        pred = recorded
+        if predecessors and pred is None:
+            pred = record_predecessors(self)
         return SSSPResult(self.source, d, pred, self.tally.as_stats({**stats, **extra}))
+
+    def finish_sssp_later(self, outcome, *, predecessors: bool, **extra) -> SSSPResult:
+        """:meth:`finish_sssp` for rounds whose ``outcome`` is not read yet (``enact(...,
+        later=True)``).  When the predecessors take one pass over the arcs (weights that
+        strictly increase distances: no negative cycle possible), that pass is queued
+        behind the rounds before the host waits, so the GPU goes on from the rounds to
+        the pass without waiting for the host to read the outcome and launch it.
+
+        Examples
+        --------
+        >>> import warpath
+        >>> from warpath.cuda.enactor import ReadOutcome
+        >>> problem = Problem(warpath.Graph.from_edges([0], [1], [3]), 0)   # no rounds run
+        >>> outcome = ReadOutcome({"iterations": 0, "relaxations": 0}, False)
+        >>> problem.finish_sssp_later(outcome, predecessors=True).predecessors.tolist()
+        [-1, -1]
+        """
+        from .predecessors import record_predecessors, records_in_one_pass
+
+        recorded = None
+        if predecessors and records_in_one_pass(self):
+            recorded = record_predecessors(self)
+        stats, negative = outcome.wait()
+        return self.finish_sssp(stats, negative, predecessors=predecessors,
+                                recorded=recorded, **extra)
 
     def finish_matrix(self, stats: dict, negative: bool, **extra) -> DistanceMatrix:
         """The :class:`~warpath.DistanceMatrix` of a converged many-row run (no predecessors)."""

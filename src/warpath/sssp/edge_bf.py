@@ -151,8 +151,8 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
         marks = problem.filled("edge-bf stamps", (n,), np.int32, -1, s, 0)
     state = (problem.row, marks, problem.inf, problem.floor)
     steps = _steps("flags" if use_flags else "all", loop)
-    stats, negative = enact(problem, steps, state, loop=loop)
-    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
+    outcome = enact(problem, steps, state, loop=loop, later=True)
+    return problem.finish_sssp_later(outcome, predecessors=predecessors, loop=loop)
 
 
 @register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=4, auto_if=low_diameter,

@@ -139,6 +139,6 @@ def run(graph, source, *, predecessors=True, loop="fast"):
     paper = loop == "paper"
     mask = problem.filled("harish M", (n,), np.uint8, 0, s, 1) if paper else cost[:1]
     state = (cost, update, problem.inf, problem.floor, mask)
-    stats, negative = enact(problem, _steps(loop), state, loop=loop,
-                            frontier=None if paper else problem.frontier())
-    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop)
+    outcome = enact(problem, _steps(loop), state, loop=loop,
+                    frontier=None if paper else problem.frontier(), later=True)
+    return problem.finish_sssp_later(outcome, predecessors=predecessors, loop=loop)

@@ -508,21 +508,24 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     bound = None
     if near_far:  # no negative cycle possible: the bound only guards against a runaway loop
         bound = min(problem.n * (int(path_length_bound(problem.graph) / delta) + 2), 2**62)
-    stats, negative = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
-                            max_rounds=bound, counted="dense_rounds",
-                            max_registers=0 if chained else KERNEL_REGISTERS)
-    if not negative:
-        if classify and sink_arcs[1].shape[0]:
-            run_once(problem, sinks, state, graph=sink_arcs)
-        if packed:
-            run_once(problem, unpacking, state)
-        if limit is not None:
-            _apply_limit(problem, limit)
+    outcome = enact(problem, list(round_step), state, frontier=queues, trace=sizes,
+                    max_rounds=bound, counted="dense_rounds",
+                    max_registers=0 if chained else KERNEL_REGISTERS, later=True)
+    # the passes after the rounds queue behind them before the outcome is read (after a
+    # negative cycle they work on meaningless distances, within bounds, and the result
+    # is never made)
+    if classify and sink_arcs[1].shape[0]:
+        run_once(problem, sinks, state, graph=sink_arcs)
+    if packed:
+        run_once(problem, unpacking, state)
+    if limit is not None:
+        _apply_limit(problem, limit)
     extra = {"dedup": bool(dedup), "classify": bool(classify), "near_far": near_far,
              "skipped_arcs": int(sink_arcs[1].shape[0]) if classify else 0}
     if trace:
-        extra["frontier_sizes"] = sizes.copy_to_host()[:stats["iterations"]].tolist()
-    return problem.finish_sssp(stats, negative, predecessors=predecessors, **extra)
+        rounds = outcome.wait()[0]["iterations"]
+        extra["frontier_sizes"] = sizes.copy_to_host()[:rounds].tolist()
+    return problem.finish_sssp_later(outcome, predecessors=predecessors, **extra)
 
 
 def _dense_share(dense) -> float:

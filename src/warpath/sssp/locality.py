@@ -185,6 +185,6 @@ def run(graph, source, *, predecessors=True, loop="fast", k=4, vertices_per_thre
     if loop == "paper":
         first = launches if launches is not None else launches_before_check(problem.graph, k)
         extra["launches_before_check"] = int(first)
-    stats, negative = enact(problem, [_step(int(k), int(vertices_per_thread))], state,
-                            loop=loop, first_check=first)
-    return problem.finish_sssp(stats, negative, predecessors=predecessors, loop=loop, **extra)
+    outcome = enact(problem, [_step(int(k), int(vertices_per_thread))], state,
+                    loop=loop, first_check=first, later=True)
+    return problem.finish_sssp_later(outcome, predecessors=predecessors, loop=loop, **extra)
