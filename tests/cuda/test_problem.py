@@ -56,14 +56,32 @@ def test_zero_weights_read_the_outcome_before_their_search_over_tight_arcs():
     assert result.path(3).tolist() == [0, 1, 2, 3]
 
 
-def test_a_negative_cycle_raises_after_the_outcome_is_read():
-    g = warpath.Graph.from_edges([0, 1, 2], [1, 2, 1], [1, -3, 1])
+def test_rounds_stopped_at_their_bound_raise_after_the_early_pass():
+    """Positive weights and a bound of one round: the outcome says the rounds did not
+    settle (a negative cycle by Bellman-Ford's bound), the recording pass was queued
+    before that was known, and the error is raised all the same; the next query is
+    right."""
+    g = warpath.generators.grid(4, 4, seed=3)
     problem = Problem(g, 0)
     relax = advance(thread_per_edge(), _demo_gather, _demo_visit)
-    pending = enact(problem, [relax], (problem.distances[0], problem.inf), max_rounds=6,
+    pending = enact(problem, [relax], (problem.distances[0], problem.inf), max_rounds=1,
                     later=True)
+    outcome = WatchedOutcome(pending, problem.tally)
+    launched = problem.tally.launches
     with pytest.raises(warpath.NegativeCycleError):
-        problem.finish_sssp_later(pending, predecessors=True)
+        problem.finish_sssp_later(outcome, predecessors=True)
+    assert outcome.launches_when_read > launched   # the pass was queued first
+    problem, outcome = run_rounds(g)
+    result = problem.finish_sssp_later(outcome, predecessors=True)
+    np.testing.assert_array_equal(result.distances, csgraph.dijkstra(g.to_scipy(), indices=0))
+
+
+def test_a_query_that_ran_no_round_gets_its_set_up_before_the_pass():
+    problem = Problem(warpath.Graph.from_edges([0, 1], [1, 2], [3, 4]), 0, deferred=True)
+    outcome = ReadOutcome({"iterations": 0, "relaxations": 0}, False)
+    result = problem.finish_sssp_later(outcome, predecessors=True)
+    assert result.predecessors.tolist() == [-1, -1, -1]
+    assert result.distances.tolist()[1:] == [np.inf, np.inf]
 
 
 def test_without_predecessors_nothing_is_recorded():

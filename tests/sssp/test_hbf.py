@@ -327,3 +327,25 @@ def test_dimacs_road_networks_on_gpu(datasets_dir, name):
         got = warpath.sssp(g, source, method="hbf", device="cuda")
         assert got.stats["near_far"] is True
         assert_tight_predecessors(g, source, got)
+
+
+def test_the_passes_after_the_rounds_are_queued_before_the_outcome_is_read(monkeypatch):
+    """The arcs into sinks, the unpacking and the predecessor pass go behind the rounds
+    before the host waits for them (``enact(later=True)``)."""
+    from warpath.cuda import enactor
+
+    read_at = []
+    wait = enactor.PendingOutcome.wait
+
+    def watched(self):
+        read_at.append(self._tally.launches)
+        return wait(self)
+
+    monkeypatch.setattr(enactor.PendingOutcome, "wait", watched)
+    g = gen.grid(6, 6, seed=53)   # int weights (packed words); corners' arcs ...
+    g = warpath.Graph.from_edges([*np.repeat(np.arange(36), np.diff(g.indptr)), 35],
+                                 [*g.indices, 36], [*g.weights, 5])   # ... and a sink
+    result = warpath.sssp(g, 0, method="hbf", device="cuda")
+    assert result.stats["skipped_arcs"] >= 1
+    assert read_at and read_at[0] >= 4   # the rounds, sinks, unpacking, predecessors
+    assert_matches_reference(g, 0, result)

@@ -429,6 +429,7 @@ class Problem:
         """
         from .predecessors import record_predecessors, records_in_one_pass
 
+        self.run_fills()   # a query that ran no round: its set-up before the pass reads it
         recorded = None
         if predecessors and records_in_one_pass(self):
             recorded = record_predecessors(self)
