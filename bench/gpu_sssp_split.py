@@ -5,6 +5,7 @@
     python bench/gpu_sssp_split.py --src /path/to/old/src ...       # another tree, same run
     python bench/gpu_sssp_split.py --graphs usa-road-ne --methods hbf hbf:lookahead=2
     python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf:_registers=64  # a cap
+    python bench/gpu_sssp_split.py --negative --check --graphs random-2m-32m   # and negative
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
 
 Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
@@ -132,6 +133,31 @@ class KernelClock:
         return [cuda.event_elapsed_time(a, b) for a, b in self.spans]
 
 
+def reference_distances(graph, source, original=None):
+    """scipy's ``dijkstra`` distances from ``source``: on ``graph``, or, for a graph made by
+    ``with_negative_weights`` from ``original = (graph, potentials)``, on that graph and
+    shifted back (``d'(s, t) = d(s, t) + p(s) - p(t)``).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> g = warpath.generators.random(30, 120, seed=1)
+    >>> negative, p = warpath.generators.with_negative_weights(g, seed=2, return_potentials=True)
+    >>> import scipy.sparse.csgraph as csgraph
+    >>> expected = csgraph.bellman_ford(negative.to_scipy(), indices=0)
+    >>> bool(np.array_equal(reference_distances(negative, 0, (g, p)), expected))
+    True
+    """
+    import scipy.sparse.csgraph as csgraph
+
+    if original is None:
+        return csgraph.dijkstra(graph.to_scipy(), indices=source)
+    positive, potentials = original
+    d = csgraph.dijkstra(positive.to_scipy(), indices=source)
+    shift = float(potentials[source]) - potentials.astype(np.float64)
+    return np.where(np.isfinite(d), d + shift, np.inf)
+
+
 def tight_tree(graph, source, result) -> bool:
     """Whether every reached vertex but the source has a predecessor over a tight arc
     (a tree when weights are positive), and the others none.
@@ -175,8 +201,11 @@ def time_query(run, simulated: bool) -> tuple:
 
 
 def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: bool,
-            clock: KernelClock, simulated: bool, hbf_registers: int = 0) -> dict:
-    """The medians of ``queries`` warm calls from each source (see the module notes)."""
+            clock: KernelClock, simulated: bool, hbf_registers: int = 0,
+            original=None) -> dict:
+    """The medians of ``queries`` warm calls from each source (see the module notes);
+    ``original``: ``(graph, potentials)`` when ``graph`` has negative weights made from it
+    (:func:`reference_distances`)."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
     # hbf's persistent kernel's register cap without near-far: a bench-only option, for a
@@ -193,10 +222,8 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     first = run(sources[0])
     checked = None
     if check:
-        import scipy.sparse.csgraph as csgraph
-
         checked = bool(np.array_equal(first.distances,
-                                      csgraph.dijkstra(graph.to_scipy(), indices=sources[0])))
+                                      reference_distances(graph, sources[0], original)))
         if predecessors:
             checked = checked and tight_tree(graph, sources[0], first)
     rows = []
@@ -215,6 +242,18 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     return {"method": spec, "check": checked, **record}
 
 
+def graph_versions(names, makers, generators, negative: bool):
+    """``(name, graph, original)`` for each graph named, followed (``negative``) by its
+    version with negative weights, whose ``original`` is ``(graph, potentials)``."""
+    for name in names:
+        graph = makers[name](generators)
+        yield name, graph, None
+        if negative:
+            shifted, potentials = generators.with_negative_weights(graph, seed=5,
+                                                                   return_potentials=True)
+            yield f"{name} with negative weights", shifted, (graph, potentials)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
@@ -222,6 +261,9 @@ def main(argv=None) -> int:
     parser.add_argument("--queries", type=int, default=3)
     parser.add_argument("--no-predecessors", action="store_true")
     parser.add_argument("--check", action="store_true", help="compare with scipy's dijkstra")
+    parser.add_argument("--negative", action="store_true",
+                        help="after each graph, the same with negative weights and no "
+                             "negative cycle (generators.with_negative_weights, seed 5)")
     parser.add_argument("--src", help="import warpath from this source tree")
     parser.add_argument("--tiny", action="store_true", help="small graphs (simulator smoke run)")
     args = parser.parse_args(argv)
@@ -236,13 +278,13 @@ def main(argv=None) -> int:
     # that has none)
     hbf_registers = getattr(importlib.import_module("warpath.sssp.hbf"), "KERNEL_REGISTERS", 0)
     makers = TINY if args.tiny else GRAPHS
-    for name in args.graphs:
-        graph = makers[name](generators)
+    for name, graph, original in graph_versions(args.graphs, makers, generators,
+                                                args.negative):
         print(f"== {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs "
               f"({warpath.__file__})", flush=True)
         for spec in args.methods:
             r = measure(warpath, graph, spec, args.queries, not args.no_predecessors,
-                        args.check, clock, simulated, hbf_registers)
+                        args.check, clock, simulated, hbf_registers, original)
             check = "" if r["check"] is None else ("  ok" if r["check"] else "  WRONG")
             print(f"  {spec:24s} whole {r['whole_ms']:8.3f} ms  host {r['host_ms']:8.3f}  "
                   f"kernels {r['kernels_ms']:8.3f} (largest {r['largest_kernel_ms']:.3f}, "

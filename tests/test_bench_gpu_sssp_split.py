@@ -3,6 +3,7 @@
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,27 @@ def test_a_tiny_run_prints_every_method_checked(split, capsys):
     lines = [line for line in capsys.readouterr().out.splitlines() if "whole" in line]
     assert len(lines) == 3 and all(line.endswith("ok") for line in lines)
     assert "dense rounds 0" not in lines[1]   # the sweeping rounds happened
+
+
+def test_negative_versions_are_checked_against_the_shifted_distances(split, capsys):
+    assert split.main(["--tiny", "--graphs", "rmat-21-10", "--queries", "1", "--check",
+                       "--negative", "--methods", "hbf", "edge-bf"]) == 0
+    out = capsys.readouterr().out
+    assert "== rmat-21-10 with negative weights" in out
+    lines = [line for line in out.splitlines() if "whole" in line]
+    assert len(lines) == 4 and all(line.endswith("ok") for line in lines)
+
+
+def test_the_reference_of_a_negative_version_is_its_own_shortest_paths(split):
+    import scipy.sparse.csgraph as csgraph
+    import warpath
+
+    g = warpath.generators.rmat(6, 8, seed=3)
+    shifted, p = warpath.generators.with_negative_weights(g, seed=4, return_potentials=True)
+    assert (shifted.weights < 0).any()
+    for source in (0, 5):
+        expected = csgraph.bellman_ford(shifted.to_scipy(), indices=source)
+        assert np.array_equal(split.reference_distances(shifted, source, (g, p)), expected)
 
 
 def test_the_check_fails_a_predecessor_over_a_loose_arc(split):
