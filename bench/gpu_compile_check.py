@@ -37,9 +37,10 @@ class _SM90:
     compute_capability = CC
 
 
-def _kernel_args(state, index):
-    """The arguments of the enactor's kernels, as host arrays of the device arrays' types."""
-    graph = (np.zeros(N + 1, index), np.zeros(30, index), np.zeros(30, np.int32),
+def _kernel_args(state, index, weights=np.int32):
+    """The arguments of the enactor's kernels, as host arrays of the device arrays' types
+    (``weights``: the arcs' weight type)."""
+    graph = (np.zeros(N + 1, index), np.zeros(30, index), np.zeros(30, weights),
              np.zeros(1, index))
     frontier = (np.zeros((2, N), index), np.zeros(3, np.int64), np.zeros((2, N), index),
                 np.zeros(3, np.int64))
@@ -47,13 +48,14 @@ def _kernel_args(state, index):
             np.zeros(0, np.int64), np.int64(1), np.int64(5))
 
 
-def compile_steps(name, steps, state, heavy, index):
-    """PTX of the persistent kernel and of each step's paper-loop kernel."""
+def compile_steps(name, steps, state, heavy, index, weights=np.int32, one_row=False):
+    """PTX of the persistent kernel and of each step's paper-loop kernel (``one_row``: as
+    a one-row problem's kernels are compiled)."""
     from warpath.cuda.enactor import persistent_kernel, round_kernel
 
-    signature = tuple(typeof(a) for a in _kernel_args(state, index))
-    kernels = [persistent_kernel(tuple(s.device for s in steps), heavy)]
-    kernels += [round_kernel(s.device, i == 0, heavy) for i, s in enumerate(steps)]
+    signature = tuple(typeof(a) for a in _kernel_args(state, index, weights))
+    kernels = [persistent_kernel(tuple(s.device for s in steps), heavy, one_row)]
+    kernels += [round_kernel(s.device, i == 0, heavy, one_row) for i, s in enumerate(steps)]
     for kernel in kernels:
         cuda.compile_ptx(kernel.py_func, signature, cc=CC)
     print("ok", name, flush=True)

@@ -5,7 +5,7 @@ every simulator test.  This script compiles hbf's persistent kernel (and the pap
 loop's kernel of its round) for the option sets that change the code: near-far off and
 on, the read before the atomic on and off, the dense sweep, dedup and classification
 off, packed 32-bit distances (int32, float32) and 64-bit ones; then its final passes
-and the recording pass's sweep.  Set-up as for ``bench/gpu_compile_check.py``::
+and the predecessor recording pass over every arc.  Set-up as for ``bench/gpu_compile_check.py``::
 
     CUDA_HOME=$T/cuda_nvcc LD_LIBRARY_PATH=$T/cuda_nvrtc/lib:$T/cuda_nvcc/nvvm/lib64 \\
         PYTHONPATH=src:bench:/tmp/nvtools python3 bench/gpu_sssp_compile_check.py
@@ -17,37 +17,13 @@ import sys
 
 import numpy as np
 import numba.cuda.dispatcher as _dispatcher
-from numba import cuda, typeof
 
-from gpu_compile_check import CC, N, _SM90
+from gpu_compile_check import N, _SM90, compile_steps
 
 #: (dedup, classify, near_far, dense, read_first) sets that change hbf's round.
 HBF_OPTIONS = ((True, True, False, 0.0, True), (True, True, False, 0.02, True),
                (True, True, True, 0.0, False), (True, True, True, 0.0, True),
                (False, False, False, 0.0, True), (False, False, True, 0.0, True))
-
-
-def kernel_args(state, index, weights):
-    """The enactor's kernel arguments for ``state``, as host arrays of the device types."""
-    graph = (np.zeros(N + 1, index), np.zeros(30, index), np.zeros(30, weights),
-             np.zeros(30, index))
-    frontier = (np.zeros((2, N), index), np.zeros(3, np.int64), np.zeros((2, N), index),
-                np.zeros(3, np.int64))
-    return (graph, frontier, state, np.zeros(4, np.int32), np.zeros(3, np.int64),
-            np.zeros(0, np.int64), np.int64(1), np.int64(5))
-
-
-def compile_kernels(name, steps, args, heavy):
-    """PTX of the persistent kernel of ``steps`` and of each step's paper-loop kernel."""
-    from warpath.cuda.enactor import persistent_kernel, round_kernel
-
-    signature = tuple(typeof(a) for a in args)
-    kernels = [persistent_kernel(tuple(s.device for s in steps), heavy, one_row=True)]
-    kernels += [round_kernel(s.device, i == 0, heavy, one_row=True)
-                for i, s in enumerate(steps)]
-    for kernel in kernels:
-        cuda.compile_ptx(kernel.py_func, signature, cc=CC)
-    print("ok", name, flush=True)
 
 
 def hbf_state(dtype, index, near_far):
@@ -64,7 +40,8 @@ def hbf_state(dtype, index, near_far):
 def main():
     _dispatcher.get_current_device = lambda: _SM90()
     from warpath.cuda import predecessors
-    from warpath.cuda.operators import sweep
+    from warpath.cuda.mappings import thread_per_edge
+    from warpath.cuda.operators import advance
     from warpath.sssp import hbf
 
     for index in (np.int32, np.int64):
@@ -80,17 +57,18 @@ def main():
                     True, (4, 32), heavy, near_far, True, np.dtype(dtype).name, dense,
                     read_first)
                 state = hbf_state(dtype, index, near_far)
-                args = kernel_args(state, index, dtype)
-                compile_kernels(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
-                                f"dense={dense} read_first={read_first}, {tag}",
-                                list(steps), args, True)
+                compile_steps(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
+                              f"dense={dense} read_first={read_first}, {tag}",
+                              list(steps), state, True, index, dtype, one_row=True)
                 final = [sinks, unpacking] if packed else [sinks]   # unpacking: packed only
-                compile_kernels(f"hbf final passes, {tag}", final, args, False)
+                compile_steps(f"hbf final passes, {tag}", final, state, False, index, dtype,
+                              one_row=True)
             pred = np.zeros(N, index)
-            record = sweep(predecessors._gather_reached, predecessors._offer_tight_arc)
+            record = advance(thread_per_edge(), predecessors._gather_reached,
+                             predecessors._offer_tight_arc)
             state = (np.zeros(N, dtype), pred, np.dtype(dtype).type(0), index(0), index(-1))
-            compile_kernels(f"recording sweep, {tag}", [record],
-                            kernel_args(state, index, dtype), False)
+            compile_steps(f"recording pass, {tag}", [record], state, False, index, dtype,
+                          one_row=True)
     return 0
 
 

@@ -135,9 +135,10 @@ def float_blocks(raw: np.ndarray):
         yield rows, _as_float_distances(raw[rows])
 
 
-def _converts_on_gpu(array) -> bool:
-    """Whether ``array`` is a contiguous numba device array (made float64 on the GPU before
-    the copy: see :mod:`warpath.cuda.readback`)."""
+def _contiguous_numba(array) -> bool:
+    """Whether ``array`` is a contiguous numba device array: made float64 on the GPU before
+    its copy (:mod:`warpath.cuda.readback`), and copied through staged chunks
+    (:mod:`warpath.cuda.downloads`)."""
     return (type(array).__module__.startswith("numba") and hasattr(array, "copy_to_host")
             and hasattr(array, "is_c_contiguous") and array.is_c_contiguous())
 
@@ -145,7 +146,7 @@ def _converts_on_gpu(array) -> bool:
 def _to_host(array):
     """A numpy array from a numpy array or a device array (numba, CuPy: anything with
     ``copy_to_host`` or ``get``)."""
-    if _converts_on_gpu(array):   # contiguous numba: staged copies, many host threads
+    if _contiguous_numba(array):   # contiguous numba: staged copies, many host threads
         from .cuda.downloads import download
 
         return download(array)
@@ -202,7 +203,7 @@ class _LazyArrays:
     @property
     def distances(self):
         if "distances" not in self._cache:
-            if self._raw_distances is None and _converts_on_gpu(self.device_distances):
+            if self._raw_distances is None and _contiguous_numba(self.device_distances):
                 from .cuda.readback import float64_to_host
 
                 self._cache["distances"] = float64_to_host(self.device_distances)

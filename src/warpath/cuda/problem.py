@@ -396,20 +396,23 @@ class Problem:
         raise NegativeCycleError(negative_cycle_from(self.graph, self.sources))
 
     def finish_sssp(self, stats: dict, negative: bool, *, predecessors: bool,
-                    recorded=None, **extra) -> SSSPResult:
+                    **extra) -> SSSPResult:
         """The :class:`~warpath.SSSPResult` of a converged one-row run, or
-        :class:`~warpath.NegativeCycleError` when ``negative``; ``recorded``: the
-        predecessors when their pass was queued already (see :meth:`finish_sssp_later`)."""
+        :class:`~warpath.NegativeCycleError` when ``negative``."""
+        return self._sssp_result(stats, negative, predecessors, None, extra)
+
+    def _sssp_result(self, stats, negative, predecessors, recorded, extra) -> SSSPResult:
+        """:meth:`finish_sssp`, with ``recorded`` the predecessors when their pass was
+        queued already (:meth:`finish_sssp_later`)."""
         self.release_scratch()
         if negative:
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
 
-        d = self.row
         pred = recorded
         if predecessors and pred is None:
             pred = record_predecessors(self)
-        return SSSPResult(self.source, d, pred, self.tally.as_stats({**stats, **extra}))
+        return SSSPResult(self.source, self.row, pred, self.tally.as_stats({**stats, **extra}))
 
     def finish_sssp_later(self, outcome, *, predecessors: bool, **extra) -> SSSPResult:
         """:meth:`finish_sssp` for rounds whose ``outcome`` is not read yet (``enact(...,
@@ -434,8 +437,7 @@ class Problem:
         if predecessors and records_in_one_pass(self):
             recorded = record_predecessors(self)
         stats, negative = outcome.wait()
-        return self.finish_sssp(stats, negative, predecessors=predecessors,
-                                recorded=recorded, **extra)
+        return self._sssp_result(stats, negative, predecessors, recorded, extra)
 
     def finish_matrix(self, stats: dict, negative: bool, **extra) -> DistanceMatrix:
         """The :class:`~warpath.DistanceMatrix` of a converged many-row run (no predecessors)."""
