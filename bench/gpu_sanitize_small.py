@@ -7,6 +7,7 @@
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py fill  # full-GPU grids
     compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py handover  # Dask rows
     compute-sanitizer --tool racecheck python bench/gpu_sanitize_small.py near-far  # H-BF near-far
+    compute-sanitizer --tool memcheck python bench/gpu_sanitize_small.py predecessors  # 0 / < 0
 
 Checks the answers against scipy too, so a silent corruption also fails.
 """
@@ -191,6 +192,39 @@ def check_near_far() -> int:
     return failures
 
 
+def check_tight_search() -> int:
+    """The predecessors of a graph with zero weights and a zero cycle through its hub (the
+    search over tight arcs) whose hub has more arcs than the search's heavy threshold
+    (expanded by the whole grid), and whose leaves all offer themselves to one sink; then
+    the same without the cycle (the offers' pointer jumping).  The failures."""
+    from warpath.cuda.predecessors import HEAVY_DEGREE
+
+    leaves = HEAVY_DEGREE + 100
+    leaf = np.arange(2, leaves + 2)
+    tails = np.concatenate([[0], np.ones(leaves, np.int64), leaf, [leaves + 2]])
+    heads = np.concatenate([[1], leaf, np.full(leaves, leaves + 2), [1]])
+    failures = 0
+    for arcs in (tails.size, tails.size - 1):   # with the cycle, then without
+        g = warpath.Graph.from_edges(tails[:arcs], heads[:arcs], np.zeros(arcs, np.int32))
+        for method in ("hbf", "edge-bf"):
+            r = warpath.sssp(g, 0, method=method, device="cuda")
+            ok = (r.distances == 0).all() and all(r.path(t)[0] == 0
+                                                  for t in (1, 2, leaves + 2))
+            failures += not ok
+            print(g.num_vertices, method, "predecessors over a hub", arcs, "arcs",
+                  "ok" if ok else "WRONG", flush=True)
+    negative = gen.with_negative_weights(gen.rmat(10, 8, seed=15), seed=16)
+    ref = csgraph.bellman_ford(negative.to_scipy(), indices=0)
+    for method in ("hbf", "edge-bf"):
+        r = warpath.sssp(negative, 0, method=method, device="cuda")
+        ok = np.array_equal(r.distances, ref) and all(
+            r.path(t)[0] == 0 for t in np.flatnonzero(np.isfinite(ref)))
+        failures += not ok
+        print(negative.num_vertices, method, "predecessors, negative weights",
+              "ok" if ok else "WRONG", flush=True)
+    return failures
+
+
 def main(argv):
     graphs = [gen.with_negative_weights(gen.grid(12, 12, seed=1), seed=2),
               gen.rmat(8, 4, seed=3), gen.power_law(400, 4, 40, seed=4, weights="float")]
@@ -213,6 +247,10 @@ def main(argv):
         return 1 if failures else 0
     if argv[1:] == ["near-far"]:
         failures = check_near_far()
+        print("failures:", failures)
+        return 1 if failures else 0
+    if argv[1:] == ["predecessors"]:
+        failures = check_tight_search()
         print("failures:", failures)
         return 1 if failures else 0
     if argv[1:] == ["bfs"]:
@@ -242,6 +280,7 @@ def main(argv):
         ok = np.allclose(r.distances, ref, rtol=1e-6)
         failures += not ok
         print(wide.num_vertices, "wide hbf", options, "ok" if ok else "WRONG", flush=True)
+    failures += check_tight_search()
     cyclic = gen.with_negative_cycle(gen.grid(5, 5, seed=5), seed=6)
     for method in ("edge-bf", "edge-bf-flags", "harish", "locality", "hbf"):
         try:

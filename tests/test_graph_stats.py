@@ -2,6 +2,7 @@
 
 import numpy as np
 
+import warpath
 from warpath import Graph
 from warpath.graph_stats import approximate_diameter
 
@@ -24,3 +25,13 @@ def test_approximate_diameter_of_a_path_is_exact():
     g = Graph.from_edges(np.arange(n - 1), np.arange(1, n), directed=False)
     assert approximate_diameter(g) == n - 1
     assert approximate_diameter(Graph([0], [])) == 0
+
+
+def test_wide_even_degrees_asks_for_a_large_and_even_out_degree():
+    from warpath.graph_stats import WIDE_DEGREE, wide_even_degrees
+
+    gen = warpath.generators
+    assert wide_even_degrees(gen.random(2000, 2000 * WIDE_DEGREE, seed=1))
+    assert not wide_even_degrees(gen.random(2000, 2000 * (WIDE_DEGREE - 4), seed=1))
+    assert not wide_even_degrees(gen.rmat(11, 2 * WIDE_DEGREE, seed=1))   # skewed degrees
+    assert not wide_even_degrees(gen.grid(40, 40, seed=1))

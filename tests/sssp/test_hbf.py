@@ -259,10 +259,16 @@ def test_block_balance_spreads_hubs_and_agrees_with_virtual_warps():
 
 
 def test_auto_prefers_hbf_on_the_gpu_for_high_diameter_graphs():
-    """hbf on road-like graphs; edge-bf on small-world ones, where it measured 2-4x ahead
-    (docs/performance.md, issue 11 after the fixed-cost change)."""
+    """hbf on road-like graphs; edge-bf on small-world ones (docs/performance.md, issue 11
+    after the fixed-cost change), unless their degrees are wide and even (twenty-fifth
+    session)."""
     assert warpath.methods.choose("sssp", "cuda", gen.grid(30, 30, seed=0)).name == "hbf"
     assert warpath.methods.choose("sssp", "cuda", gen.rmat(9, 8, seed=0)).name == "edge-bf"
+    # small-world, but wide and even degrees: hbf's near-far rounds (measured faster there)
+    assert warpath.methods.choose("sssp", "cuda", gen.random(2000, 32000, seed=0)).name == "hbf"
+    assert warpath.methods.choose("sssp", "cuda", gen.random(2000, 12000, seed=0)).name \
+        == "edge-bf"
+    assert warpath.methods.choose("sssp", "cuda", gen.rmat(11, 16, seed=0)).name == "edge-bf"
     # edge-bf has no limit= and none of hbf's options: asking for them still gets hbf
     small_world = gen.rmat(9, 8, seed=0)
     assert warpath.methods.choose("sssp", "cuda", small_world, limit=True).name == "hbf"

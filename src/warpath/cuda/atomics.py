@@ -56,6 +56,10 @@ def relax_min(d, v, candidate, floor, conv):
 def claim(owner, v, who, free):
     """Set ``owner[v] = who`` if it still holds ``free``; True for the one caller that did.
 
+    The word is read first: a claimed word is never freed during a pass, so a caller
+    that sees it taken loses without an atomic (thousands of tails offering one R-MAT
+    hub would otherwise queue on its word).
+
     Examples
     --------
     >>> import numpy as np
@@ -66,7 +70,7 @@ def claim(owner, v, who, free):
     >>> first_wins[1, 4](owner, won); int(won.copy_to_host().sum())
     1
     """
-    return cuda.atomic.cas(owner, v, free, who) == free
+    return owner[v] == free and cuda.atomic.cas(owner, v, free, who) == free
 
 
 if SIMULATOR:

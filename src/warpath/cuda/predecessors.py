@@ -8,12 +8,22 @@ which needs no reverse graph on the device.
 
 Any tight in-arc is a correct choice only while distances strictly increase
 along arcs, i.e. for positive integer weights.  With zero or negative weights
-two tight arcs can form a cycle (u -> v and v -> u of weight 0), and
+tight arcs can close a cycle (u -> v and v -> u of weight 0), and
 :meth:`SSSPResult.path` would never reach the source; float rounding can
-absorb a tiny weight the same way.  Then the pass is a breadth-first search
-from the source over tight arcs instead (an advance over a frontier, run by
-the enactor until the frontier is empty): every vertex is claimed once, by a
-vertex of the previous level, so the predecessors form a tree.
+absorb a tiny weight the same way.  A cycle of tight arcs has weight 0, so
+graphs with negative weights but no zero-weight cycle (most of them) still
+get a tree from the one pass.  So the pass runs anyway, and then pointer
+jumping checks its offers: every vertex's ancestor doubles its distance up the
+offers each round (``anc[v] = anc[anc[v]]``), so after ceil(log2 n) + 1 rounds
+every chain has reached the source, unless one loops.  Only when one loops is
+the answer a breadth-first search from the source over tight arcs instead (an
+advance over a frontier, run by the enactor until the frontier is empty):
+every vertex is claimed once, by a vertex of the previous level, so the
+predecessors form a tree.  That search balances its arcs as hbf's rounds do
+(virtual warps of 4 to 32 lanes, and vertices of more than
+:data:`HEAVY_DEGREE` arcs expanded by the whole grid).  On R-MAT(21, 10)
+with negative weights (H200), the search took 40 ms with a thread a vertex
+(a hub's 10^5 arcs walked by one thread) and 4.6 ms balanced.
 
 Examples
 --------
@@ -32,9 +42,16 @@ from numba import cuda
 
 from .atomics import claim
 from .enactor import enact, run_once
+from .flags import NEGATIVE_CYCLE, mark_changed
 from .mappings import frontier, thread_per_edge
-from .operators import QUEUE, advance
+from .operators import QUEUE, advance, filter_vertices
 from .recycled import recycled_rows
+
+#: Vertices of more arcs are expanded by the whole grid in the search over tight arcs
+#: (H-BF's threshold, hbf's default ``high_degree``).
+HEAVY_DEGREE = 4096
+#: The search's virtual warps: a power of two in this range, chosen every level.
+SEARCH_LANES = (4, 32)
 
 
 @cuda.jit(device=True)
@@ -58,6 +75,26 @@ def _offer_tight_arc(state, row, u, du, v, w, e, r, conv):
 def _claim_tight_arc(state, row, u, du, v, w, e, r, conv):
     """BFS over tight arcs: the first tail to claim v is its predecessor, and v is expanded next."""
     return du + w == state[0][v] and claim(state[1], v, u, state[4])
+
+
+@cuda.jit(device=True)
+def _jump(state, row, v, r, conv):
+    """One round of pointer jumping over the offers ``state[0]`` into ``state[1]`` (round 0
+    reads the offers, later rounds jump in place): v's ancestor a moves to a's own, unless a
+    is the source or none.  An ancestor that is its own (a self-loop of 0, or a cycle
+    folded) or has none proves a loop: the flag of a negative cycle says so."""
+    offers, anc, source = state[0], state[1], state[2]
+    a = offers[v] if r == 0 else anc[v]
+    if a >= 0 and a != source:
+        b = offers[a] if r == 0 else anc[a]
+        if b == a or b < 0:
+            conv[NEGATIVE_CYCLE] = 1
+        else:
+            a = b
+            mark_changed(conv, r)
+    if r == 0 or a != anc[v]:
+        anc[v] = a
+    return False
 
 
 def _strictly_increasing(dgraph, dtype) -> bool:
@@ -112,18 +149,46 @@ def record_predecessors(problem):
                         deferred=True)
     pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
     strict = records_in_one_pass(problem)
-    # -1 everywhere; for the search over tight arcs, the source claimed (no arc claims it)
-    recording.fill(pred, graph.num_vertices, -1, -1 if strict else source, source)
+    recording.fill(pred, graph.num_vertices, -1)
     state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
-    if strict:
-        if graph.num_edges:
-            run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
-                     state)
-        recording.release_scratch()   # runs the fills when no pass did
+    if graph.num_edges:
+        run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
+                 state)
+    recording.release_scratch()   # runs the fills when no pass did
+    if strict or _offers_reach_the_source(problem, pred):
         return pred
-    queues = recording.frontier()
-    enact(recording, [advance(frontier(), _gather_reached, _claim_tight_arc, QUEUE)], state,
-          frontier=queues)
-    recording.fill(pred, 0, 0, source, -1)   # the source has none: a fill, not a copy
-    recording.release_scratch()   # runs it
+    return _search_tight_arcs(problem, pred, state)
+
+
+def _offers_reach_the_source(problem, pred) -> bool:
+    """Whether every offer chain of ``pred`` (one pass's tight arcs) reaches the source:
+    pointer jumping, ceil(log2 n) + 1 rounds at most, in one persistent kernel."""
+    from .problem import Problem
+
+    graph, source = problem.graph, problem.source
+    jumping = Problem(graph, source, distances=problem.distances, tally=problem.tally,
+                      deferred=True)
+    anc = jumping.scratch(("ancestors", pred.dtype.str), lambda: cuda.device_array_like(pred))
+    rounds = int(np.ceil(np.log2(max(graph.num_vertices, 2)))) + 2
+    _, loops = enact(jumping, [filter_vertices(_jump)], (pred, anc, pred.dtype.type(source)),
+                     max_rounds=rounds)
+    jumping.release_scratch()
+    return not loops
+
+
+def _search_tight_arcs(problem, pred, state):
+    """The predecessors as a breadth-first search from the source over tight arcs."""
+    from .problem import Problem
+
+    graph, source = problem.graph, problem.source
+    searching = Problem(graph, source, distances=problem.distances, tally=problem.tally,
+                        deferred=True)
+    # -1 everywhere, but the source claimed (no arc claims it)
+    searching.fill(pred, graph.num_vertices, -1, source, source)
+    queues = searching.frontier(heavy_degree=HEAVY_DEGREE)
+    search = advance(frontier(SEARCH_LANES, heavy_degree=HEAVY_DEGREE), _gather_reached,
+                     _claim_tight_arc, QUEUE, HEAVY_DEGREE)
+    enact(searching, [search], state, frontier=queues)
+    searching.fill(pred, 0, 0, source, -1)   # the source has none: a fill, not a copy
+    searching.release_scratch()   # runs it
     return pred

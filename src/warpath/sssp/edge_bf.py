@@ -31,7 +31,7 @@ import functools
 
 import numpy as np
 
-from ..graph_stats import low_diameter
+from ..graph_stats import low_diameter, wide_even_degrees
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -155,7 +155,24 @@ def solve(graph, source, *, use_flags: bool, predecessors=True, loop="fast"):
     return problem.finish_sssp_later(outcome, predecessors=predecessors, loop=loop)
 
 
-@register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=4, auto_if=low_diameter,
+def suits_edge_bf(graph) -> bool:
+    """``method="auto"``'s rule for edge-bf on the GPU: small-world graphs (few rounds, each a
+    streaming pass over the arcs), but not those of wide, even degrees, where hbf's near-far
+    rounds measured faster (:func:`~warpath.graph_stats.wide_even_degrees`).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> gen = warpath.generators
+    >>> suits_edge_bf(gen.rmat(9, 8, seed=0)), suits_edge_bf(gen.grid(30, 30, seed=0))
+    (True, False)
+    >>> suits_edge_bf(gen.random(1000, 16000, seed=0))
+    False
+    """
+    return low_diameter(graph) and not wide_even_degrees(graph)
+
+
+@register("sssp", "edge-bf", "cuda", negative_weights=True, auto_rank=4, auto_if=suits_edge_bf,
           options=("loop",),
           summary="edge-parallel Bellman-Ford, every arc every round (Agarwal & Dutta Alg. 1-3)")
 def run_edge_bf(graph, source, *, predecessors=True, loop="fast"):
