@@ -73,3 +73,12 @@ def test_a_register_cap_is_hbfs_option_only(split):
     with pytest.raises(SystemExit, match="hbf's option"):
         split.main(["--tiny", "--graphs", "rmat-21-10", "--queries", "1",
                     "--methods", "edge-bf:_registers=64"])
+
+
+def test_teps_count_the_arcs_out_of_the_reached_vertices_only(split):
+    import warpath
+
+    # 0 -> 1 -> 2, and 3 -> {0, 1, 2} unreachable from 0: two arcs reached, three not
+    g = warpath.Graph.from_edges([0, 1, 3, 3, 3], [1, 2, 0, 1, 2], [1, 1, 1, 1, 1])
+    d = warpath.sssp(g, 0, method="dijkstra", device="cpu").distances
+    assert split.reached_arcs(np.diff(g.indptr), d) == 2

@@ -135,8 +135,8 @@ def low_diameter(graph) -> bool:
     such graphs (most vertices sit in a few dense levels, where pulling pays)
     and ``queue`` on the others (road networks, meshes: thousands of thin
     levels, where a round's cost is its overhead).  SSSP takes ``edge-bf`` on
-    them (few rounds, each a streaming pass over the arcs) and ``hbf`` on the
-    others.  A device graph without a host copy has no statistics: not low.
+    them (few rounds, each a streaming pass over the arcs; unless their degrees
+    are wide and even, :func:`wide_even_degrees`) and ``hbf`` on the others.  A device graph without a host copy has no statistics: not low.
 
     Examples
     --------
@@ -163,8 +163,8 @@ def wide_even_degrees(graph) -> bool:
     near-far rounds beat edge-bf's sweeps (H200, 2026-11-28: random(1M, 16M) 2.82 against
     3.04 ms, random(2M, 32M) 5.51 against 7.14 ms), while edge-bf stays ahead on sparser
     ones (random(1M, 6M), average degree 6: 1.66 against 2.06 ms) and on skewed ones (R-MAT,
-    power-law: standard deviations 10-12 times the mean), whose hubs reach most vertices in
-    a few rounds.  Between degrees 6 and 16 the crossing is not measured.  A device graph
+    power-law: standard deviations 2-12 times the mean, more on larger graphs), whose hubs
+    reach most vertices in a few rounds.  Between degrees 6 and 16 the crossing is not measured.  A device graph
     without a host copy has no statistics: not wide.
 
     Examples

@@ -1,6 +1,7 @@
 """Convergence flags and vertex flag arrays."""
 
 import numpy as np
+from numba import cuda
 
 from warpath.cuda.flags import NEGATIVE_CYCLE, ConvergenceFlags, vertex_flags
 
@@ -18,3 +19,43 @@ def test_convergence_flags_read_back():
 def test_vertex_flags():
     assert vertex_flags(4, 1).copy_to_host().tolist() == [[0, 0, 0, 0]]
     assert vertex_flags(2, 2, set_vertex=0).copy_to_host().tolist() == [[1, 0], [0, 0]]
+
+
+def test_a_round_loop_decides_on_its_round_flag_only():
+    """The negative-cycle slot is one word that a fast thread may raise while a slow one
+    still decides whether round r - 1 changed anything: the device-side test ignores it
+    (else some threads of a grid would stop and the others wait at the next barrier)."""
+    from warpath.cuda.flags import round_changed
+
+    @cuda.jit
+    def decide(conv, out):
+        out[0] = round_changed(conv, 1)
+        out[1] = round_changed(conv, 2)
+
+    conv = cuda.to_device(np.array([0, 1, 0, 1], np.int32))
+    out = cuda.to_device(np.zeros(2, np.bool_))
+    decide[1, 1](conv, out)
+    assert out.copy_to_host().tolist() == [True, False]
+
+
+def test_a_proof_mid_rounds_lets_the_rounds_settle_and_reaches_the_host():
+    """A step that proves a negative cycle in round 0 but changes things until round 2:
+    the persistent rounds run to the quiet round 3, and the host reads the proof."""
+    import warpath
+    from warpath.cuda.enactor import enact
+    from warpath.cuda.flags import mark_changed
+    from warpath.cuda.operators import filter_vertices
+    from warpath.cuda.problem import Problem
+
+    @cuda.jit(device=True)
+    def prove_then_change(state, row, v, r, conv):
+        if r == 0 and v == 0:
+            conv[NEGATIVE_CYCLE] = 1
+        if r < 3:
+            mark_changed(conv, r)
+        return False
+
+    problem = Problem(warpath.Graph.from_edges([0], [1], [1]), 0)
+    stats, negative = enact(problem, [filter_vertices(prove_then_change)], (problem.row,),
+                            max_rounds=10)
+    assert negative and stats["iterations"] == 4

@@ -44,15 +44,27 @@ def test_positive_weights_queue_the_predecessor_pass_before_the_outcome_is_read(
         assert sum(g.to_scipy()[a, b] for a, b in zip(path[:-1], path[1:])) == expected[v]
 
 
-def test_zero_weights_read_the_outcome_before_their_search_over_tight_arcs():
-    """With arcs of weight 0 the predecessors need rounds of their own: nothing is
-    launched before the outcome is read."""
+def test_zero_weights_queue_the_offers_and_their_check_before_the_outcome_is_read():
+    """With arcs of weight 0 the offers need a check (pointer jumping): it is queued
+    behind the offers before the outcome is read, and this graph's offers form a tree."""
     g = warpath.Graph.from_edges([0, 1, 1, 2], [1, 0, 2, 3], [0, 0, 2, 1])
     problem, outcome = run_rounds(g)
     rounds_launches = problem.tally.launches
     result = problem.finish_sssp_later(outcome, predecessors=True)
-    assert outcome.launches_when_read == rounds_launches
+    assert outcome.launches_when_read >= rounds_launches + 2   # the offers, the check
+    assert result.stats["launches"] == outcome.launches_when_read   # no search after
     assert result.distances.tolist() == [0, 0, 2, 3]
+    assert result.path(3).tolist() == [0, 1, 2, 3]
+
+
+def test_offers_that_loop_are_searched_after_the_outcome_is_read():
+    """1 <-> 2 by arcs of weight 0, each the other's largest tight tail: the check finds
+    the loop, and the search over tight arcs runs after the reads."""
+    g = warpath.Graph.from_edges([0, 1, 2, 2], [1, 2, 1, 3], [1, 0, 0, 4])
+    problem, outcome = run_rounds(g)
+    result = problem.finish_sssp_later(outcome, predecessors=True)
+    assert result.stats["launches"] > outcome.launches_when_read   # the search
+    assert result.distances.tolist() == [0, 1, 1, 5]
     assert result.path(3).tolist() == [0, 1, 2, 3]
 
 

@@ -268,7 +268,9 @@ def test_auto_prefers_hbf_on_the_gpu_for_high_diameter_graphs():
     assert warpath.methods.choose("sssp", "cuda", gen.random(2000, 32000, seed=0)).name == "hbf"
     assert warpath.methods.choose("sssp", "cuda", gen.random(2000, 12000, seed=0)).name \
         == "edge-bf"
-    assert warpath.methods.choose("sssp", "cuda", gen.rmat(11, 16, seed=0)).name == "edge-bf"
+    assert warpath.methods.choose("sssp", "cuda", gen.rmat(11, 32, seed=0)).name == "edge-bf"
+    negative = gen.with_negative_weights(gen.random(2000, 32000, seed=0), seed=1)
+    assert warpath.methods.choose("sssp", "cuda", negative).name == "edge-bf"   # no near-far
     # edge-bf has no limit= and none of hbf's options: asking for them still gets hbf
     small_world = gen.rmat(9, 8, seed=0)
     assert warpath.methods.choose("sssp", "cuda", small_world, limit=True).name == "hbf"

@@ -8,6 +8,12 @@ are three, used in rotation: round r sets ``conv[r % 3]``, and thread 0
 clears ``conv[(r + 1) % 3]`` during round r, a flag last read before the
 barrier that ended round r - 1 and next written after the one that ends round r.
 Slot :data:`NEGATIVE_CYCLE` is raised by a relax step that proves a negative cycle.
+It is read by the host, after the rounds, and never by the rounds themselves: it
+is one slot, which a fast thread may raise in round r while a slow one is still
+deciding after the barrier that ended round r - 1, so a round loop that read it
+could stop in some threads and not in others, and the others would wait at the
+next barrier for ever.  After a proof the rounds run on (the relax steps refuse
+distances below the floor) until they settle or reach their bound.
 
 Examples
 --------
@@ -82,9 +88,11 @@ else:
 
 @cuda.jit(device=True)
 def round_changed(conv, r):
-    """Whether round ``r`` changed anything and no negative cycle was proven.
-    See :func:`begin_round` for an example."""
-    return conv[r % 3] != 0 and conv[NEGATIVE_CYCLE] == 0
+    """Whether round ``r`` changed anything (a value no thread writes after the barrier
+    that ended round r: every thread of a grid gets the same answer; see the module
+    notes for why the negative-cycle slot is not read here).  See :func:`begin_round`
+    for an example."""
+    return conv[r % 3] != 0
 
 
 #: Slots of a convergence array: three rotating round flags and :data:`NEGATIVE_CYCLE`.

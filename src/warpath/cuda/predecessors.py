@@ -14,8 +14,9 @@ absorb a tiny weight the same way.  A cycle of tight arcs has weight 0, so
 graphs with negative weights but no zero-weight cycle (most of them) still
 get a tree from the one pass.  So the pass runs anyway, and then pointer
 jumping checks its offers: every vertex's ancestor doubles its distance up the
-offers each round (``anc[v] = anc[anc[v]]``), so after ceil(log2 n) + 1 rounds
-every chain has reached the source, unless one loops.  Only when one loops is
+offers each round (``anc[v] = anc[anc[v]]``), so within ceil(log2 n) + 1 rounds
+every chain has reached the source, unless one loops (the check's bound is one
+round more: the quiet round that ends it).  Only when one loops is
 the answer a breadth-first search from the source over tight arcs instead (an
 advance over a frontier, run by the enactor until the frontier is empty):
 every vertex is claimed once, by a vertex of the previous level, so the
@@ -82,7 +83,9 @@ def _jump(state, row, v, r, conv):
     """One round of pointer jumping over the offers ``state[0]`` into ``state[1]`` (round 0
     reads the offers, later rounds jump in place): v's ancestor a moves to a's own, unless a
     is the source or none.  An ancestor that is its own (a self-loop of 0, or a cycle
-    folded) or has none proves a loop: the flag of a negative cycle says so."""
+    folded) proves a loop, and one that has none a reached vertex without a tight in-arc:
+    either way the chain does not reach the source, and the flag of a negative cycle says
+    so (read by the host only, :mod:`warpath.cuda.flags`)."""
     offers, anc, source = state[0], state[1], state[2]
     a = offers[v] if r == 0 else anc[v]
     if a >= 0 and a != source:
@@ -110,7 +113,7 @@ def _strictly_increasing(dgraph, dtype) -> bool:
 
 def records_in_one_pass(problem) -> bool:
     """Whether :func:`record_predecessors` is one pass over the arcs (every arc strictly
-    increases a distance), rather than a search over tight arcs run to convergence.
+    increases a distance), with no check of its offers (pointer jumping) to follow.
 
     Examples
     --------
@@ -128,7 +131,7 @@ def record_predecessors(problem):
     """Predecessors (device array, -1 for the source and unreachable vertices) of a
     converged one-row :class:`~warpath.cuda.problem.Problem`.
 
-    The pass runs on a problem of its own (fresh flags and counters, the same
+    The passes run on problems of their own (fresh flags and counters, the same
     distances and launch tally), so the method's counters stay its own.
 
     Examples
@@ -140,6 +143,24 @@ def record_predecessors(problem):
     >>> record_predecessors(Problem(g, 0, distances=d)).copy_to_host().tolist()
     [-1, 0, 1]
     """
+    return queue_predecessors(problem).result()
+
+
+def queue_predecessors(problem) -> "QueuedPredecessors":
+    """Queue the predecessor passes of a one-row problem without waiting for any: the
+    offers and, unless weights strictly increase distances, their check.  The problem's
+    rounds may still be running: the passes queue behind them (see
+    :meth:`~warpath.cuda.problem.Problem.finish_sssp_later`).
+
+    Examples
+    --------
+    >>> import numpy as np, warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> g = warpath.Graph.from_edges([0, 1, 1], [1, 2, 0], [0, 0, 0])   # ties, no loop
+    >>> d = cuda.to_device(np.array([[0, 0, 0]], dtype=np.int32))
+    >>> queue_predecessors(Problem(g, 0, distances=d)).result().copy_to_host().tolist()
+    [-1, 0, 1]
+    """
     from .problem import Problem
 
     graph, source = problem.graph, problem.source
@@ -148,32 +169,69 @@ def record_predecessors(problem):
     recording = Problem(graph, source, distances=problem.distances, tally=problem.tally,
                         deferred=True)
     pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
-    strict = records_in_one_pass(problem)
     recording.fill(pred, graph.num_vertices, -1)
     state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
     if graph.num_edges:
         run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
                  state)
     recording.release_scratch()   # runs the fills when no pass did
-    if strict or _offers_reach_the_source(problem, pred):
-        return pred
-    return _search_tight_arcs(problem, pred, state)
+    check = None if records_in_one_pass(problem) else _OfferCheck(problem, pred)
+    return QueuedPredecessors(problem, pred, state, check)
 
 
-def _offers_reach_the_source(problem, pred) -> bool:
+class QueuedPredecessors:
+    """Predecessor passes queued by :func:`queue_predecessors`; :meth:`result` waits for
+    the offers' check, if any, and searches the tight arcs when an offer chain loops.
+
+    Examples
+    --------
+    >>> import numpy as np, warpath
+    >>> from warpath.cuda.problem import Problem
+    >>> g = warpath.Graph.from_edges([0, 1, 2], [1, 2, 1], [1, 0, 0])   # 1 <-> 2 of 0
+    >>> d = cuda.to_device(np.array([[0, 1, 1]], dtype=np.int32))
+    >>> queue_predecessors(Problem(g, 0, distances=d)).result().copy_to_host().tolist()
+    [-1, 0, 1]
+    """
+
+    def __init__(self, problem, pred, state, check):
+        self._problem, self._pred, self._state, self._check = problem, pred, state, check
+
+    def result(self):
+        """The predecessors (device array), once they form a tree."""
+        check, self._check = self._check, None
+        if check is not None and not check.reaches_the_source():
+            return _search_tight_arcs(self._problem, self._pred, self._state)
+        return self._pred
+
+    def discard(self) -> None:
+        """Give the check's scratch back unread (the rounds found a negative cycle)."""
+        check, self._check = self._check, None
+        if check is not None:
+            check.reaches_the_source()
+
+
+class _OfferCheck:
     """Whether every offer chain of ``pred`` (one pass's tight arcs) reaches the source:
-    pointer jumping, ceil(log2 n) + 1 rounds at most, in one persistent kernel."""
-    from .problem import Problem
+    pointer jumping, ceil(log2 n) + 2 rounds at most, queued as one persistent kernel."""
 
-    graph, source = problem.graph, problem.source
-    jumping = Problem(graph, source, distances=problem.distances, tally=problem.tally,
-                      deferred=True)
-    anc = jumping.scratch(("ancestors", pred.dtype.str), lambda: cuda.device_array_like(pred))
-    rounds = int(np.ceil(np.log2(max(graph.num_vertices, 2)))) + 2
-    _, loops = enact(jumping, [filter_vertices(_jump)], (pred, anc, pred.dtype.type(source)),
-                     max_rounds=rounds)
-    jumping.release_scratch()
-    return not loops
+    def __init__(self, problem, pred):
+        from .problem import Problem
+
+        graph, source = problem.graph, problem.source
+        self._jumping = Problem(graph, source, distances=problem.distances,
+                                tally=problem.tally, deferred=True)
+        anc = self._jumping.scratch(("ancestors", pred.dtype.str),
+                                    lambda: cuda.device_array_like(pred))
+        rounds = int(np.ceil(np.log2(max(graph.num_vertices, 2)))) + 2
+        self._pending = enact(self._jumping, [filter_vertices(_jump)],
+                              (pred, anc, pred.dtype.type(source)), max_rounds=rounds,
+                              later=True)
+
+    def reaches_the_source(self) -> bool:
+        """Wait for the check; its scratch (the ancestors, the flags) goes back after."""
+        _, loops = self._pending.wait()
+        self._jumping.release_scratch()
+        return not loops
 
 
 def _search_tight_arcs(problem, pred, state):

@@ -401,25 +401,32 @@ class Problem:
         :class:`~warpath.NegativeCycleError` when ``negative``."""
         return self._sssp_result(stats, negative, predecessors, None, extra)
 
-    def _sssp_result(self, stats, negative, predecessors, recorded, extra) -> SSSPResult:
-        """:meth:`finish_sssp`, with ``recorded`` the predecessors when their pass was
+    def _sssp_result(self, stats, negative, predecessors, queued, extra) -> SSSPResult:
+        """:meth:`finish_sssp`, with ``queued`` the predecessor passes when they were
         queued already (:meth:`finish_sssp_later`)."""
         self.release_scratch()
         if negative:
+            if queued is not None:
+                queued.discard()
             self._raise_negative_cycle()
         from .predecessors import record_predecessors
 
-        pred = recorded
-        if predecessors and pred is None:
+        pred = None
+        if queued is not None:
+            pred = queued.result()
+        elif predecessors:
             pred = record_predecessors(self)
         return SSSPResult(self.source, self.row, pred, self.tally.as_stats({**stats, **extra}))
 
     def finish_sssp_later(self, outcome, *, predecessors: bool, **extra) -> SSSPResult:
         """:meth:`finish_sssp` for rounds whose ``outcome`` is not read yet (``enact(...,
-        later=True)``).  When the predecessors take one pass over the arcs (weights that
-        strictly increase distances: no negative cycle possible), that pass is queued
-        behind the rounds before the host waits, so the GPU goes on from the rounds to
-        the pass without waiting for the host to read the outcome and launch it.
+        later=True)``).  The predecessor passes (the offers, and with zero or negative
+        weights their check: :func:`~warpath.cuda.predecessors.queue_predecessors`) are
+        queued behind the rounds before the host waits, so the GPU goes on from the rounds
+        to the passes without waiting for the host to read the outcome and launch them.
+        Only a search over tight arcs, when an offer chain loops, waits for the reads.
+        After a negative cycle the queued passes work on meaningless distances (within
+        bounds) and their result is never read.
 
         Examples
         --------
@@ -430,14 +437,12 @@ class Problem:
         >>> problem.finish_sssp_later(outcome, predecessors=True).predecessors.tolist()
         [-1, -1]
         """
-        from .predecessors import record_predecessors, records_in_one_pass
+        from .predecessors import queue_predecessors
 
         self.run_fills()   # a query that ran no round: its set-up before the pass reads it
-        recorded = None
-        if predecessors and records_in_one_pass(self):
-            recorded = record_predecessors(self)
+        queued = queue_predecessors(self) if predecessors else None
         stats, negative = outcome.wait()
-        return self._sssp_result(stats, negative, predecessors, recorded, extra)
+        return self._sssp_result(stats, negative, predecessors, queued, extra)
 
     def finish_matrix(self, stats: dict, negative: bool, **extra) -> DistanceMatrix:
         """The :class:`~warpath.DistanceMatrix` of a converged many-row run (no predecessors)."""
