@@ -57,25 +57,32 @@ def test_recorded_predecessors_form_a_shortest_path_tree(graph):
             assert np.isclose(d[u] + graph.edge_weights(u)[hit].min(), d[v])
 
 
-@pytest.mark.parametrize("graph,searches", [
-    (warpath.Graph.from_edges([0, 1, 1, 2, 3, 2], [1, 2, 3, 3, 2, 4], [0, 0, 1, 0, 0, 5]), 1),
-    (warpath.Graph.from_edges([0, 1, 2], [1, 2, 2], [-1, 0, 0]), 1),   # a self-loop of 0
-    (warpath.generators.with_negative_weights(warpath.generators.grid(6, 6, seed=1), seed=2), 0),
-    (warpath.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [0, 0, 0, 0]), 0),   # ties, no loop
-], ids=["zero-cycle", "zero-self-loop", "negative-no-zero-cycle", "zero-no-cycle"])
-def test_the_search_runs_only_when_the_offers_loop(graph, searches, monkeypatch):
+@pytest.mark.parametrize("graph,checks,searches", [
+    (warpath.Graph.from_edges([0, 1, 1, 2, 3, 2], [1, 2, 3, 3, 2, 4], [0, 0, 1, 0, 0, 5]), 1, 1),
+    (warpath.Graph.from_edges([0, 1, 2], [1, 2, 2], [-1, 0, 0]), 1, 1),   # a self-loop of 0
+    (warpath.generators.with_negative_weights(warpath.generators.grid(6, 6, seed=1), seed=2),
+     1, 0),
+    (warpath.Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [0, 0, 0, 0]), 1, 0),   # ties, no loop
+    (warpath.Graph.from_edges([0, 1, 2], [1, 2, 3], [2, 0, 1], directed=False), 0, 1),
+    (warpath.generators.grid(5, 5, seed=7, directed=False), 0, 0),   # one pass, no check
+], ids=["zero-cycle", "zero-self-loop", "negative-no-zero-cycle", "zero-no-cycle",
+        "undirected-zero-edge", "undirected-positive"])
+def test_the_search_runs_only_when_the_offers_loop(graph, checks, searches, monkeypatch):
     """Negative or zero weights: one pass of offers, checked by pointer jumping; the search
-    over tight arcs only when an offer chain loops instead of reaching the source."""
+    over tight arcs only when an offer chain loops instead of reaching the source, or at
+    once (no pass, no check) for an undirected graph with an edge of weight 0."""
     import scipy.sparse.csgraph as csgraph
 
     from warpath.cuda import predecessors
 
     calls = []
-    search = predecessors._search_tight_arcs
+    search, check = predecessors._search_tight_arcs, predecessors._OfferCheck
     monkeypatch.setattr(predecessors, "_search_tight_arcs",
-                        lambda *args: calls.append(1) or search(*args))
+                        lambda *args: calls.append("search") or search(*args))
+    monkeypatch.setattr(predecessors, "_OfferCheck",
+                        lambda *args: calls.append("check") or check(*args))
     d = csgraph.bellman_ford(graph.to_scipy(), indices=0)
     raw = np.where(np.isfinite(d), d, np.iinfo(np.int32).max).astype(graph.weights.dtype)
     pred = record_predecessors(Problem(graph, 0, distances=cuda.to_device(raw[None, :])))
-    assert len(calls) == searches
+    assert (calls.count("check"), calls.count("search")) == (checks, searches)
     _check_tree(graph, 0, d, pred.copy_to_host())

@@ -165,18 +165,28 @@ def queue_predecessors(problem) -> "QueuedPredecessors":
 
     graph, source = problem.graph, problem.source
     index = np.dtype(graph.indices.dtype)
+    pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
+    state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
+    if _offers_would_loop(graph):   # straight to the search, after the reads
+        return QueuedPredecessors(problem, pred, state, None, search=True)
     # the pass's fills (its flags, the predecessors) run in one launch before its kernel
     recording = Problem(graph, source, distances=problem.distances, tally=problem.tally,
                         deferred=True)
-    pred = recycled_rows(1, graph.num_vertices, index)[0]   # the result's, like its distances
     recording.fill(pred, graph.num_vertices, -1)
-    state = (problem.row, pred, problem.inf, index.type(source), index.type(-1))
     if graph.num_edges:
         run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
                  state)
     recording.release_scratch()   # runs the fills when no pass did
     check = None if records_in_one_pass(problem) else _OfferCheck(problem, pred)
     return QueuedPredecessors(problem, pred, state, check)
+
+
+def _offers_would_loop(graph) -> bool:
+    """Whether the offers are all but sure to loop: an undirected graph with an edge of
+    weight 0, whose two arcs are tight both ways between ends at one distance (each end
+    offers itself to the other when it is the other's largest tight tail), so the
+    search is run at once instead of after a pass and a check that would find a loop."""
+    return not graph.directed and graph.min_weight == 0
 
 
 class QueuedPredecessors:
@@ -193,13 +203,15 @@ class QueuedPredecessors:
     [-1, 0, 1]
     """
 
-    def __init__(self, problem, pred, state, check):
+    def __init__(self, problem, pred, state, check, search: bool = False):
         self._problem, self._pred, self._state, self._check = problem, pred, state, check
+        self._search = search
 
     def result(self):
         """The predecessors (device array), once they form a tree."""
         check, self._check = self._check, None
-        if check is not None and not check.reaches_the_source():
+        if self._search or (check is not None and not check.reaches_the_source()):
+            self._search = False
             return _search_tight_arcs(self._problem, self._pred, self._state)
         return self._pred
 
