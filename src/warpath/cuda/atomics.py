@@ -32,7 +32,8 @@ def relax_min(d, v, candidate, floor, conv):
     """Lower ``d[v]`` to ``candidate`` atomically; True if this call lowered it.
 
     A candidate below ``floor`` proves a negative cycle: it is not written,
-    and ``conv[NEGATIVE_CYCLE]`` is set so that the host loop stops.
+    and ``conv[NEGATIVE_CYCLE]`` is set, which stops the rounds (within two rounds in a
+    persistent kernel: :mod:`warpath.cuda.flags`) and tells the host.
 
     Examples
     --------

@@ -8,12 +8,13 @@ are three, used in rotation: round r sets ``conv[r % 3]``, and thread 0
 clears ``conv[(r + 1) % 3]`` during round r, a flag last read before the
 barrier that ended round r - 1 and next written after the one that ends round r.
 Slot :data:`NEGATIVE_CYCLE` is raised by a relax step that proves a negative cycle.
-It is read by the host, after the rounds, and never by the rounds themselves: it
-is one slot, which a fast thread may raise in round r while a slow one is still
+The host reads it after the rounds.  The rounds never read it to decide: it is
+one slot, which a fast thread may raise in round r while a slow one is still
 deciding after the barrier that ended round r - 1, so a round loop that read it
 could stop in some threads and not in others, and the others would wait at the
-next barrier for ever.  After a proof the rounds run on (the relax steps refuse
-distances below the floor) until they settle or reach their bound.
+next barrier for ever.  Instead thread 0, when it clears a round's flag, writes
+:data:`STOP` there if a proof is in: the loop stops after that round (at most
+two rounds after the proof), and every thread reads the same word to decide.
 
 Examples
 --------
@@ -35,9 +36,17 @@ from .runtime import SIMULATOR, pinned_buffer, read_small
 NEGATIVE_CYCLE = 3
 
 
+#: A round flag: the round changed something.
+CHANGED = 1
+#: A round flag written before the round, once a negative cycle is proven: the round loop
+#: stops after it, whatever it changes (:func:`mark_changed` stores only over a 0).
+STOP = 2
+
+
 @cuda.jit(device=True)
 def begin_round(conv, r, thread):
-    """Clear the flag of round ``r + 1`` (thread 0 only; see the module notes).
+    """Clear the flag of round ``r + 1``, or mark it :data:`STOP` once the negative-cycle
+    slot is raised (thread 0 only; see the module notes).
 
     Examples
     --------
@@ -56,15 +65,16 @@ def begin_round(conv, r, thread):
     [True, True, False]
     """
     if thread == 0:
-        conv[(r + 1) % 3] = 0
+        conv[(r + 1) % 3] = STOP if conv[NEGATIVE_CYCLE] != 0 else 0
 
 
 if SIMULATOR:
     @cuda.jit(device=True)
     def mark_changed(conv, r):
-        """Record that round ``r`` changed something (simulator: every caller stores).
-        See :func:`begin_round` for an example."""
-        conv[r % 3] = 1
+        """Record that round ``r`` changed something (simulator: every caller that reads
+        0 stores; a :data:`STOP` stays).  See :func:`begin_round` for an example."""
+        if conv[r % 3] == 0:
+            conv[r % 3] = CHANGED
 else:
     @cuda.jit(device=True)
     def mark_changed(conv, r):
@@ -83,16 +93,16 @@ else:
         """
         slot = r % 3
         if cuda.laneid == 31 - cuda.clz(cuda.activemask()) and conv[slot] == 0:
-            conv[slot] = 1
+            conv[slot] = CHANGED
 
 
 @cuda.jit(device=True)
 def round_changed(conv, r):
-    """Whether round ``r`` changed anything (a value no thread writes after the barrier
-    that ended round r: every thread of a grid gets the same answer; see the module
-    notes for why the negative-cycle slot is not read here).  See :func:`begin_round`
-    for an example."""
-    return conv[r % 3] != 0
+    """Whether round ``r`` changed anything and was not marked :data:`STOP` (a value no
+    thread writes after the barrier that ended round r: every thread of a grid gets the
+    same answer; see the module notes for why the negative-cycle slot is not read here).
+    See :func:`begin_round` for an example."""
+    return conv[r % 3] == CHANGED
 
 
 #: Slots of a convergence array: three rotating round flags and :data:`NEGATIVE_CYCLE`.

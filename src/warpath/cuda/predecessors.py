@@ -12,8 +12,10 @@ tight arcs can close a cycle (u -> v and v -> u of weight 0), and
 :meth:`SSSPResult.path` would never reach the source; float rounding can
 absorb a tiny weight the same way.  A cycle of tight arcs has weight 0, so
 graphs with negative weights but no zero-weight cycle (most of them) still
-get a tree from the one pass.  So the pass runs anyway, and then pointer
-jumping checks its offers: every vertex's ancestor doubles its distance up the
+get a tree from the one pass.  So the pass runs anyway (except on an
+undirected graph with an edge of weight 0, whose two arcs are tight both ways
+between ends at one distance: there the search below runs at once), and then
+pointer jumping checks its offers: every vertex's ancestor doubles its distance up the
 offers each round (``anc[v] = anc[anc[v]]``), so within ceil(log2 n) + 1 rounds
 every chain has reached the source, unless one loops (the check's bound is one
 round more: the quiet round that ends it).  Only when one loops is
@@ -150,7 +152,9 @@ def queue_predecessors(problem) -> "QueuedPredecessors":
     """Queue the predecessor passes of a one-row problem without waiting for any: the
     offers and, unless weights strictly increase distances, their check.  The problem's
     rounds may still be running: the passes queue behind them (see
-    :meth:`~warpath.cuda.problem.Problem.finish_sssp_later`).
+    :meth:`~warpath.cuda.problem.Problem.finish_sssp_later`).  An undirected graph with
+    an edge of weight 0 queues nothing: its search over tight arcs runs in
+    :meth:`QueuedPredecessors.result`, after the reads.
 
     Examples
     --------
@@ -182,16 +186,18 @@ def queue_predecessors(problem) -> "QueuedPredecessors":
 
 
 def _offers_would_loop(graph) -> bool:
-    """Whether the offers are all but sure to loop: an undirected graph with an edge of
-    weight 0, whose two arcs are tight both ways between ends at one distance (each end
-    offers itself to the other when it is the other's largest tight tail), so the
-    search is run at once instead of after a pass and a check that would find a loop."""
-    return not graph.directed and graph.min_weight == 0
+    """Whether the offers are likely to loop: an undirected graph with an edge of weight
+    0, whose two arcs are tight both ways between ends at one distance (each end offers
+    itself to the other when it is the other's largest tight tail).  Not certain (another
+    tight tail may be larger at both ends), but likely enough on such graphs that the
+    search runs at once, not after a pass and a check that would mostly find a loop."""
+    return not graph.directed and graph.num_edges > 0 and graph.min_weight == 0
 
 
 class QueuedPredecessors:
     """Predecessor passes queued by :func:`queue_predecessors`; :meth:`result` waits for
-    the offers' check, if any, and searches the tight arcs when an offer chain loops.
+    the offers' check, if any, and searches the tight arcs when an offer chain loops (or
+    at once, ``search``, when the offers were not even made).
 
     Examples
     --------

@@ -424,7 +424,8 @@ class Problem:
         weights their check: :func:`~warpath.cuda.predecessors.queue_predecessors`) are
         queued behind the rounds before the host waits, so the GPU goes on from the rounds
         to the passes without waiting for the host to read the outcome and launch them.
-        Only a search over tight arcs, when an offer chain loops, waits for the reads.
+        Only a search over tight arcs, when an offer chain loops (or on an undirected graph
+        with an edge of weight 0), waits for the reads.
         After a negative cycle the queued passes work on meaningless distances (within
         bounds) and their result is never read.
 

@@ -252,7 +252,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
                 # (a plain read of a counter others may be adding to: a park this round
                 # marks the round changed itself, so only an earlier pile matters here)
                 if pile_size(state, r) > 0:
-                    conv[r % 3] = 1  # work still waits in the far pile: not converged
+                    mark_changed(conv, r)  # work still waits in the far pile: not converged
             return count
 
         return Operator(op, advancing.mapping)
@@ -269,7 +269,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
             buckets[(r + 1) % 3, 1] = pile + 1
             counts[(pile + 2) % 3] = 0  # the pile before this one: free for the next
             state[11][(pile + 2) % 3] = NO_BUCKET
-            conv[r % 3] = 1  # work waited in the far pile: not converged
+            mark_changed(conv, r)  # work waited in the far pile: not converged
         return state[7][pile % 2], size
 
     @cuda.jit(device=True)
