@@ -5,7 +5,8 @@ every simulator test.  This script compiles hbf's persistent kernel (and the pap
 loop's kernel of its round) for the option sets that change the code: near-far off and
 on, the read before the atomic on and off, the dense sweep, dedup and classification
 off, packed 32-bit distances (int32, float32) and 64-bit ones; then its final passes
-and the predecessor recording pass over every arc.  Set-up as for ``bench/gpu_compile_check.py``::
+and the predecessor passes: the offers over every arc, their check by pointer jumping,
+and the balanced search over tight arcs.  Set-up as for ``bench/gpu_compile_check.py``::
 
     CUDA_HOME=$T/cuda_nvcc LD_LIBRARY_PATH=$T/cuda_nvrtc/lib:$T/cuda_nvcc/nvvm/lib64 \\
         PYTHONPATH=src:bench:/tmp/nvtools python3 bench/gpu_sssp_compile_check.py
@@ -40,8 +41,8 @@ def hbf_state(dtype, index, near_far):
 def main():
     _dispatcher.get_current_device = lambda: _SM90()
     from warpath.cuda import predecessors
-    from warpath.cuda.mappings import thread_per_edge
-    from warpath.cuda.operators import advance
+    from warpath.cuda.mappings import frontier, thread_per_edge
+    from warpath.cuda.operators import QUEUE, advance, filter_vertices
     from warpath.sssp import hbf
 
     for index in (np.int32, np.int64):
@@ -69,6 +70,15 @@ def main():
             state = (np.zeros(N, dtype), pred, np.dtype(dtype).type(0), index(0), index(-1))
             compile_steps(f"recording pass, {tag}", [record], state, False, index, dtype,
                           one_row=True)
+            heavy = predecessors.HEAVY_DEGREE
+            search = advance(frontier(predecessors.SEARCH_LANES, heavy_degree=heavy),
+                             predecessors._gather_reached, predecessors._claim_tight_arc,
+                             QUEUE, heavy)
+            compile_steps(f"search over tight arcs, {tag}", [search], state, True, index,
+                          dtype, one_row=True)
+        compile_steps(f"offers' check, {np.dtype(index).name} indices",
+                      [filter_vertices(predecessors._jump)], (pred, pred, index(0)), False,
+                      index, one_row=True)
     return 0
 
 

@@ -90,14 +90,15 @@ def _jump(state, row, v, r, conv):
     so (read by the host only, :mod:`warpath.cuda.flags`)."""
     offers, anc, source = state[0], state[1], state[2]
     a = offers[v] if r == 0 else anc[v]
+    moved = False
     if a >= 0 and a != source:
         b = offers[a] if r == 0 else anc[a]
         if b == a or b < 0:
             conv[NEGATIVE_CYCLE] = 1
         else:
-            a = b
+            a, moved = b, True
             mark_changed(conv, r)
-    if r == 0 or a != anc[v]:
+    if r == 0 or moved:   # round 0 copies every offer; later rounds write what moved
         anc[v] = a
     return False
 
@@ -111,22 +112,6 @@ def _strictly_increasing(dgraph, dtype) -> bool:
         return True
     largest = float(dgraph.max_abs_weight) * max(dgraph.num_vertices - 1, 1)
     return float(dgraph.min_weight) > 4 * np.finfo(dtype).eps * largest
-
-
-def records_in_one_pass(problem) -> bool:
-    """Whether :func:`record_predecessors` is one pass over the arcs (every arc strictly
-    increases a distance), with no check of its offers (pointer jumping) to follow.
-
-    Examples
-    --------
-    >>> import warpath
-    >>> from warpath.cuda.problem import Problem
-    >>> records_in_one_pass(Problem(warpath.Graph.from_edges([0], [1], [2]), 0))
-    True
-    >>> records_in_one_pass(Problem(warpath.Graph.from_edges([0], [1], [0]), 0))
-    False
-    """
-    return _strictly_increasing(problem.graph, problem.dtype)
 
 
 def record_predecessors(problem):
@@ -181,7 +166,7 @@ def queue_predecessors(problem) -> "QueuedPredecessors":
         run_once(recording, advance(thread_per_edge(), _gather_reached, _offer_tight_arc),
                  state)
     recording.release_scratch()   # runs the fills when no pass did
-    check = None if records_in_one_pass(problem) else _OfferCheck(problem, pred)
+    check = None if _strictly_increasing(graph, problem.dtype) else _OfferCheck(problem, pred)
     return QueuedPredecessors(problem, pred, state, check)
 
 

@@ -63,6 +63,7 @@ import numpy as np
 
 from ..dtypes import path_length_bound
 from ..errors import NegativeWeightError, OptionError
+from ..graph_stats import skewed_degrees
 from ..methods import register
 
 #: numba.cuda, bound by :func:`_steps` on first use so that ``import warpath`` needs no
@@ -79,9 +80,6 @@ DENSE = 0.02
 NO_BUCKET = np.iinfo(np.int64).max
 #: The average degree from which a graph's rounds count as wide (:func:`_wide_rounds`).
 WIDE_DEGREE = 5
-#: The coefficient of variation of the out-degrees from which they count as skewed
-#: (:func:`_skewed_degrees`).
-SKEW = 1.0
 #: The cap on the persistent kernel's registers a thread, applied except in near-far's
 #: rounds on a road graph (0: none; see :func:`warpath.cuda.enactor.persistent_kernel`):
 #: 80 (of 88) gives wide rounds more resident warps (H100: random(2M, 32M) 8.5 -> 7.7 ms,
@@ -611,9 +609,8 @@ def _wide_rounds(dgraph) -> bool:
 
 
 def _skewed_degrees(dgraph) -> bool:
-    """Whether the out-degrees vary more than their mean (coefficient of variation at
-    least :data:`SKEW`), once per graph: R-MAT(21, 10) 10.8, a power-law graph of 820K
-    vertices 11.8, against 0.25 for a uniform random graph and 0.03 for a grid.  Such a
+    """Whether the out-degrees vary more than their mean
+    (:func:`warpath.graph_stats.skewed_degrees`), once per graph.  Such a
     graph's hubs reach most vertices in a few rounds, so plain rounds re-relax little
     (2.4 relaxations an arc on R-MAT against 4.5 on a uniform random graph), and
     near-far's extra rounds cost more than the relaxations they save.
@@ -632,8 +629,9 @@ def _skewed_degrees(dgraph) -> bool:
         host = getattr(dgraph, "host", None)   # the offsets only, not the whole graph
         indptr = host.indptr if host is not None else dgraph.indptr.copy_to_host()
         degrees = np.diff(indptr).astype(np.float64)
-        mean = degrees.mean() if degrees.shape[0] else 0.0
-        return bool(mean > 0 and degrees.std() >= SKEW * mean)
+        if not degrees.shape[0]:
+            return False
+        return skewed_degrees(degrees.mean(), degrees.std())
 
     return dgraph.cached("hbf_skew", measure)
 
