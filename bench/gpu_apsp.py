@@ -95,7 +95,8 @@ class Bench:
         The keys of :data:`SWITCHES` among ``options`` set task-parallel's module switches
         for this run (``form``: "spread" or "lanes", the way of walking an item of 32 rows;
         ``read_first``: reads before the round's atomics, in trees that still have that
-        switch, before 2026-11-28), else its defaults."""
+        switch, before 2026-11-28; ``whole_registers``: the register cap of
+        ``whole_items=True``, 0 for none), else its defaults."""
         w = self.warpath
         from warpath.apsp import task_parallel
 
@@ -351,18 +352,22 @@ ITEM_FORMS = {"spread": True, "lanes": False}
 #: Variant keys that set a module switch of task-parallel for one run: the switch's name
 #: and its value for each value the key takes.
 SWITCHES = {"form": ("SPREAD_ITEMS", ITEM_FORMS),
-            "read_first": ("READ_FIRST", {False: False, True: True})}
+            "read_first": ("READ_FIRST", {False: False, True: True}),
+            "whole_registers": ("WHOLE_ITEM_REGISTERS",
+                                {cap: cap for cap in (0, 40, 48, 56, 64, 72, 80, 96)})}
 
 
 def parse_variant(text):
     """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
-    ``frontier``, ``near_far`` and ``read_first`` as booleans; ``form=lanes`` names a way
+    ``frontier``, ``near_far``, ``read_first`` and ``whole_items`` as booleans; ``form=lanes`` names a way
     of walking items, see :data:`ITEM_FORMS`).
 
     Examples
     --------
     >>> parse_variant("near_far=1,delta=50,form=lanes,read_first=0")
     {'near_far': True, 'delta': 50.0, 'form': 'lanes', 'read_first': False}
+    >>> parse_variant("whole_items=1,whole_registers=64")
+    {'whole_items': True, 'whole_registers': 64}
     """
     options = {}
     for pair in filter(None, text.split(",")):
@@ -371,7 +376,7 @@ def parse_variant(text):
             options[key] = value
             continue
         number = float(value)
-        if key in ("frontier", "near_far", "read_first"):
+        if key in ("frontier", "near_far", "read_first", "whole_items"):
             options[key] = bool(number)
         else:
             options[key] = int(number) if number.is_integer() and key != "delta" else number

@@ -83,9 +83,12 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
                                             {"item_rows": 8}, {"item_rows": 16, "group": 4},
                                             {"item_rows": 8, "near_far": True},
                                             {"frontier": False}, {"frontier": False,
-                                                                  "near_far": True})]
+                                                                  "near_far": True},
+                                            {"whole_items": True},
+                                            {"whole_items": True, "group": 4,
+                                             "loop": "paper"})]
              + [("repeated-sssp", {}), ("johnson", {}), ("johnson", {"near_far": True}),
-                ("johnson", {"item_rows": 8})]
+                ("johnson", {"item_rows": 8}), ("johnson", {"whole_items": True})]
              + [("floyd-warshall", o) for o in ({}, {"variant": "harish"}, {"dpx": False},
                                                 {"tile": 16})])
 
@@ -104,19 +107,22 @@ def check_apsp(graphs):
             ok = ok and all(len(r.path(int(s), int(t))) > 0 for s, t in reachable)
             failures += not ok
             print(g.num_vertices, "apsp", method, options, "ok" if ok else "WRONG", flush=True)
-        m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
-                                 group=2, predecessors=False)
-        ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
-        failures += not ok
-        print(g.num_vertices, "multi_source task-parallel", "ok" if ok else "WRONG", flush=True)
+        for whole in (False, True):
+            m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
+                                     group=2, predecessors=False, whole_items=whole)
+            ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
+            failures += not ok
+            print(g.num_vertices, "multi_source task-parallel, whole items", whole,
+                  "ok" if ok else "WRONG", flush=True)
     cyclic = gen.with_negative_cycle(gen.grid(4, 4, seed=5), seed=6)
-    for method in ("task-parallel", "johnson", "floyd-warshall", "repeated-sssp"):
+    for method, options in (("task-parallel", {}), ("task-parallel", {"whole_items": True}),
+                            ("johnson", {}), ("floyd-warshall", {}), ("repeated-sssp", {})):
         try:
-            warpath.apsp(cyclic, method=method, device="cuda")
+            warpath.apsp(cyclic, method=method, device="cuda", **options)
             failures += 1
-            print("apsp", method, "missed the negative cycle", flush=True)
+            print("apsp", method, options, "missed the negative cycle", flush=True)
         except warpath.NegativeCycleError as err:
-            print("apsp", method, "negative cycle", err.cycle, flush=True)
+            print("apsp", method, options, "negative cycle", err.cycle, flush=True)
     return failures
 
 

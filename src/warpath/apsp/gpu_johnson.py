@@ -147,7 +147,7 @@ def reweighted(dgraph, h, tally):
                   "task-parallel rows")
 def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
             launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
-            frontier=True, item_rows=32, potentials=DEFAULT_POTENTIALS):
+            frontier=True, item_rows=32, whole_items=False, potentials=DEFAULT_POTENTIALS):
     """Shortest paths from each of ``sources`` by Johnson's algorithm on the GPU.
 
     Parameters
@@ -157,7 +157,7 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
     predecessors : bool
     progress : callable, optional
         ``progress(done, total)`` after each launch of the task-parallel step.
-    group, launch_groups, loop, deliver, near_far, delta, frontier, item_rows
+    group, launch_groups, loop, deliver, near_far, delta, frontier, item_rows, whole_items
         As for :func:`warpath.apsp.task_parallel.solve` (``near_far`` runs on the
         reweighted graph, whose weights are non-negative).
     potentials : str
@@ -191,7 +191,8 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
 
     options = dict(predecessors=predecessors, progress=progress, group=group,
                    launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
-                   delta=delta, frontier=frontier, item_rows=item_rows)
+                   delta=delta, frontier=frontier, item_rows=item_rows,
+                   whole_items=whole_items)
     dgraph = device_graph(graph)
     solver = potentials_method(potentials, dgraph)
     if not dgraph.has_negative_weights:

@@ -59,6 +59,7 @@ import numpy as np
 
 from ..methods import register
 from .gpu_rows import GROUP, gpu_memory
+from .whole_items import WholeItems, whole_item_steps
 
 #: numba.cuda, bound by :func:`_round_step` on first use so that ``import warpath`` needs no
 #: numba-cuda; a module global (not a local) because the CUDA simulator swaps module globals.
@@ -66,7 +67,7 @@ cuda = None
 
 #: The options of the registered method (johnson on the GPU takes them too).
 OPTIONS = ("group", "launch_groups", "loop", "deliver", "near_far", "delta", "frontier",
-           "item_rows")
+           "item_rows", "whole_items")
 
 
 @functools.lru_cache(maxsize=None)
@@ -187,6 +188,9 @@ SPREAD_ITEMS = True
 #: near-far: 1.01 s at 40, 0.48 s at 64, 0.55 s uncapped; swept before items with all 32
 #: rows active got their own loop; docs/performance.md).
 SPREAD_REGISTERS = 64
+#: The whole items' register cap (:mod:`warpath.apsp.whole_items`; H200, random(1M, 6M),
+#: 1,000 sources, same call: 0.425 s at 64, 0.440 s at 48, 0.466 s uncapped).
+WHOLE_ITEM_REGISTERS = 64
 
 
 @functools.lru_cache(maxsize=None)
@@ -421,7 +425,7 @@ def _mean_weight(dgraph) -> float:
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
           loop="fast", deliver="auto", near_far=None, delta=None, frontier=True, item_rows=32,
-          dtype=None, out_dtype=None, potentials=None):
+          whole_items=False, dtype=None, out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
 
@@ -458,6 +462,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         1.5 of an item's 32 rows are active in a round, 32 spread was fastest (H100,
         1,000 sources: 0.67 s against 0.94 s for 32 a lane a row; in an earlier run of
         the same day, 32 a lane a row 0.93 s, 16 rows 1.22 s and 8 rows 1.55 s).
+    whole_items : bool
+        ``frontier`` with items of 32 rows only, without near-far: an item in the round
+        relaxes every row, a lane each, and the round's items are found by a sweep of
+        one mark byte an item instead of a queue (:mod:`warpath.apsp.whole_items`).
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -473,8 +481,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         scattered, per task), ``batches`` (launches of the method), ``launch_width``,
         launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
         ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
-        ``item_rows`` and ``spread`` (whether the rounds spread items' pairs over the
-        lanes: False under the CUDA simulator, which walks a lane a row).
+        ``item_rows``, ``whole_items`` and ``spread`` (whether the rounds spread items'
+        pairs over the lanes: False under the CUDA simulator, which walks a lane a row).
 
     Raises
     ------
@@ -482,6 +490,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         When a negative cycle is reachable from one of the sources.
     NegativeWeightError
         With ``near_far`` on a graph with negative weights.
+    OptionError
+        For ``whole_items`` with ``near_far``, without ``frontier`` or with items of other
+        than 32 rows.
     MemoryLimitError
         When not even one group fits in the GPU's free memory, or ``deliver="device"``
         and the result does not.
@@ -516,9 +527,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     check_loop(loop)
     gpu_rows.check_group_options(group, launch_groups, deliver)
     frontier_tasks(item_rows)   # checks the width before any work
+    whole_items = _check_whole_items(whole_items, frontier, item_rows, near_far, delta)
     dgraph = device_graph(graph)
     if near_far is None:
-        near_far = delta is not None or near_far_by_default(dgraph, frontier)
+        near_far = not whole_items and (delta is not None
+                                        or near_far_by_default(dgraph, frontier))
     if near_far:
         delta = bucket_width(dgraph, delta)
     elif delta is not None:
@@ -557,8 +570,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     tally = RunTally()
     totals = {"iterations": 0, "relaxations": 0}
     steps, max_rounds, items = [_round_step()], None, None
-    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32)
-    if frontier:
+    spread = bool(frontier and SPREAD_ITEMS and item_rows == 32 and not whole_items)
+    if whole_items:
+        steps, whole = whole_item_steps(), WholeItems(n, width)
+    elif frontier:
         steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
     elif near_far:
@@ -574,7 +589,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         d, masks = d_all[:n * rows], masks_all[:2 * n * rows]
         problem = Problem(dgraph, batch, distances=d, tally=tally)
         on_device = _cuda.to_device(batch)
-        if frontier:
+        if whole_items:
+            state = whole.start(d, on_device, problem)
+        elif frontier:
             state = items.start(d, batch, on_device, problem)
         else:
             gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
@@ -583,8 +600,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
             state += (items.near_far_state(rows, dtype, step_of_delta, problem.inf) if frontier
                       else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
-                                frontier=items.pair if frontier else None,
-                                max_registers=_register_cap(frontier, spread))
+                                frontier=items.pair if items is not None else None,
+                                max_registers=_register_cap(frontier, spread, whole_items))
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
         for key in totals:
@@ -599,21 +616,64 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     stats = {**totals, "batches": -(-k // width), "launch_width": width, "loop": loop,
              "near_far": bool(near_far), "delta": float(step_of_delta) if near_far else None,
              "frontier": bool(frontier), "item_rows": int(item_rows) if frontier else None,
+             "whole_items": whole_items,
              "spread": bool(frontier) and steps[0].mapping.spreads_lanes}
     return out.matrix(sources, tally.as_stats(stats))
 
 
-def _register_cap(frontier: bool, spread: bool) -> int:
+def _register_cap(frontier: bool, spread: bool, whole_items: bool = False) -> int:
     """The persistent kernel's register cap for the round's form (0: none).
 
     Examples
     --------
     >>> _register_cap(True, True), _register_cap(True, False), _register_cap(False, False)
     (64, 40, 0)
+    >>> _register_cap(True, False, True) == WHOLE_ITEM_REGISTERS
+    True
     """
+    if whole_items:
+        return WHOLE_ITEM_REGISTERS
     if not frontier:
         return 0
     return SPREAD_REGISTERS if spread else FRONTIER_REGISTERS
+
+
+def _check_whole_items(whole_items, frontier, item_rows, near_far, delta=None) -> bool:
+    """``whole_items`` as a bool, checked against the options it needs.
+
+    Raises
+    ------
+    OptionError
+        For a value that is not a bool, or with ``frontier=False``, ``item_rows`` other
+        than 32, ``near_far=True`` or a ``delta``.
+
+    Examples
+    --------
+    >>> _check_whole_items(True, True, 32, None)
+    True
+    >>> _check_whole_items(True, True, 32, True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    warpath.errors.OptionError: whole_items=True has no near-far buckets: ...
+    >>> _check_whole_items(True, True, 32, None, 5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    warpath.errors.OptionError: whole_items=True has no near-far buckets, so no delta: ...
+    """
+    from ..errors import OptionError
+
+    if not isinstance(whole_items, (bool, np.bool_)):
+        raise OptionError(f"whole_items must be True or False, not {whole_items!r}")
+    if not whole_items:
+        return False
+    if not frontier or item_rows != 32:
+        raise OptionError("whole_items=True needs frontier=True and items of 32 rows, "
+                          f"not frontier={frontier!r}, item_rows={item_rows!r}")
+    if near_far:
+        raise OptionError("whole_items=True has no near-far buckets: leave near_far out "
+                          "or pass False")
+    if delta is not None:
+        raise OptionError("whole_items=True has no near-far buckets, so no delta: leave "
+                          "delta out")
+    return True
 
 
 def _row_buckets(rows: int, dtype, delta, inf) -> tuple:
@@ -705,7 +765,7 @@ class _ItemFrontier:
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
                   launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
-                  frontier=True, item_rows=32):
+                  frontier=True, item_rows=32, whole_items=False):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
     Called through :func:`warpath.multi_source` and :func:`warpath.apsp` on the GPU
@@ -737,6 +797,9 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
         instead of a sweep of every task (:func:`_frontier_steps`).
     item_rows : {32, 16, 8}
         The frontier form's rows an item (a warp, or two or four items a warp).
+    whole_items : bool
+        An item in the round relaxes all its 32 rows, without lane bits or a queue
+        (:mod:`warpath.apsp.whole_items`).
 
     Returns
     -------
@@ -760,4 +823,4 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
     """
     return solve(graph, sources, predecessors=predecessors, progress=progress, group=group,
                  launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
-                 delta=delta, frontier=frontier, item_rows=item_rows)
+                 delta=delta, frontier=frontier, item_rows=item_rows, whole_items=whole_items)

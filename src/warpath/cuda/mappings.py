@@ -26,6 +26,9 @@ load-balancing policy (Gunrock's advance strategies), not rewriting a method.
 - :func:`frontier_tasks`: the same tasks, but only those of a frontier queue of
   *items*, an item being a vertex and a group of 32 rows (a warp: a lane per
   row), so a round costs what its frontier holds, not n x rows threads.
+- :func:`marked_items`: the items marked for the round, found by a sweep of every
+  item's mark (a warp reads 32 at once) instead of a queue: joining the next round
+  is a plain store, no atomic.
 
 Examples
 --------
@@ -44,7 +47,8 @@ from numba import cuda
 
 from ..errors import OptionError
 
-KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks", "frontier-tasks")
+KINDS = ("edges", "vertices", "frontier", "vertex-groups", "tasks", "frontier-tasks",
+         "marked-items")
 
 #: Rows of one :func:`frontier_tasks` item by default: a warp, a lane per row.
 ITEM_ROWS = 32
@@ -133,6 +137,8 @@ class Mapping:
             return -(-num_vertices // self.per_thread)
         if self.kind == "tasks":
             return num_vertices * rows
+        if self.kind == "marked-items":
+            return num_vertices * item_groups(rows) * ITEM_ROWS
         if self.kind == "frontier-tasks":
             width = self.lanes[0]
             return num_vertices * item_groups(rows, width) * width
@@ -300,6 +306,23 @@ def frontier_tasks(item_rows: int = ITEM_ROWS, spread: bool = False) -> Mapping:
         raise OptionError(f"spread needs items of 32 rows, not {item_rows}")
     return Mapping("frontier-tasks", lanes=(int(item_rows), int(item_rows)),
                    spread=bool(spread))
+
+
+def marked_items() -> Mapping:
+    """Every item (a vertex and 32 rows, a warp: a lane a row) marked for the round.
+
+    A round sweeps the marks of all items, each warp reading those of 32 items at
+    once; the method's ``active(state, item, r)`` reads one, and its ``visit`` marks
+    the head's item for round r + 1 (a plain store).  Item ``i`` is vertex ``i // G``
+    with rows ``32 (i % G)`` to ``32 (i % G) + 31``, ``G = item_groups(rows)``, as for
+    :func:`frontier_tasks`.  See :func:`~warpath.cuda.operators.advance_marked`.
+
+    Examples
+    --------
+    >>> marked_items().kind, marked_items().items(10, 0, 40)   # two items a vertex
+    ('marked-items', 640)
+    """
+    return Mapping("marked-items", lanes=(ITEM_ROWS, ITEM_ROWS))
 
 
 def item_groups(rows: int, item_rows: int = ITEM_ROWS) -> int:

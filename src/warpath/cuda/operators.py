@@ -332,6 +332,110 @@ def _spread_items(gather, visit, push, queued: bool):
     return op
 
 
+#: Arcs a lane of :func:`advance_marked` takes at once (its loop is written out for four).
+PEEK_ARCS = 4
+
+
+@functools.lru_cache(maxsize=None)
+def advance_marked(active, gather, peek, visit) -> Operator:
+    """:func:`advance` over the items marked for the round (a
+    :func:`~warpath.cuda.mappings.marked_items` mapping): no queue.
+
+    Each warp takes 32 items at a time and asks ``active(state, item, r) -> bool``
+    (which must only read) of each, one lane per item on a GPU (then a vote), every
+    lane in turn under the simulator, which has no votes.  The warp then expands each
+    active item, a lane per row: ``gather(state, row, u, r) -> (active, du)``, and each
+    lane takes :data:`PEEK_ARCS` arcs at once, loading their heads and weights, then
+    ``peek(state, row, v) -> dv`` at each (reads only), before
+    ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  ``visit``
+    marks the head's item for round r + 1 itself and returns True when it did; the
+    round is then marked changed once per thread.  A lane waits for one chain of
+    loads per four arcs, and joining the next round costs a store.  The marks of
+    round r must stay readable until the round ends (the method clears them in a
+    later step: the simulator's lanes read them one after another).
+
+    Examples
+    --------
+    >>> op = advance_marked(_demo_item_active, _demo_item_gather, _demo_peek, _demo_peeked)
+    >>> op.mapping.kind, op is advance_marked(_demo_item_active, _demo_item_gather,
+    ...                                       _demo_peek, _demo_peeked)
+    ('marked-items', True)
+    """
+    from .lanes import vote
+    from .mappings import ITEM_ROWS, marked_items
+    from .runtime import SIMULATOR
+
+    width = ITEM_ROWS
+
+    @cuda.jit(device=True)
+    def expand(graph, state, conv, rows, groups, item, lane, r):
+        """Item ``item``'s arcs for this lane's row: ``(relaxations, changed)``."""
+        u, group = item, item - item   # one group of rows: no 64-bit division
+        if groups > 1:
+            u = item // groups
+            group = item - u * groups
+        row = group * width + lane
+        indptr, heads, weights = graph[0], graph[1], graph[2]
+        start, end = indptr[u], indptr[u + 1]
+        live, du = gather(state, row, u, r)
+        count = 0
+        changed = False
+        if not live:
+            return count, changed
+        for e0 in range(start, end, PEEK_ARCS):
+            e1, e2, e3 = e0 + 1, e0 + 2, e0 + 3
+            v0, w0 = heads[e0], weights[e0]
+            v1, w1 = (heads[e1], weights[e1]) if e1 < end else (v0, w0)
+            v2, w2 = (heads[e2], weights[e2]) if e2 < end else (v0, w0)
+            v3, w3 = (heads[e3], weights[e3]) if e3 < end else (v0, w0)
+            d0 = peek(state, row, v0)
+            d1 = peek(state, row, v1)
+            d2 = peek(state, row, v2)
+            d3 = peek(state, row, v3)
+            changed |= visit(state, row, u, du, v0, w0, d0, e0, r, conv)
+            count += 1
+            if e1 < end:
+                changed |= visit(state, row, u, du, v1, w1, d1, e1, r, conv)
+                count += 1
+            if e2 < end:
+                changed |= visit(state, row, u, du, v2, w2, d2, e2, r, conv)
+                count += 1
+            if e3 < end:
+                changed |= visit(state, row, u, du, v3, w3, d3, e3, r, conv)
+                count += 1
+        return count, changed
+
+    @cuda.jit(device=True)
+    def op(graph, frontier, state, conv, rows, r, thread, stride):
+        count = 0
+        changed = False
+        groups = (rows + width - 1) // width
+        items = (graph[0].shape[0] - 1) * groups
+        lane = thread % width
+        for base in range(thread - lane, items, stride):   # 32 items a warp, same trips
+            if SIMULATOR:   # no votes: every lane asks about each item in turn
+                for bit in range(width):
+                    if base + bit < items and active(state, base + bit, r):
+                        did, lowered = expand(graph, state, conv, rows, groups, base + bit,
+                                              lane, r)
+                        count += did
+                        changed |= lowered
+                continue
+            mine = base + lane < items and active(state, base + lane, r)
+            mask = np.int64(vote(mine)) & 0xFFFFFFFF
+            while mask != 0:
+                bit = np.int64(cuda.popc((mask & -mask) - 1))   # the lowest set bit
+                mask &= mask - 1
+                did, lowered = expand(graph, state, conv, rows, groups, base + bit, lane, r)
+                count += did
+                changed |= lowered
+        if changed:
+            mark_changed(conv, r)
+        return count
+
+    return Operator(op, marked_items())
+
+
 #: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
 SWEEP_ARCS = 4
 
@@ -650,3 +754,30 @@ def _demo_visit(state, row, u, du, v, w, e, r, conv):
 def _demo_keep(state, row, v, r, conv):
     """Docstring example: keep nothing."""
     return False
+
+
+@cuda.jit(device=True)
+def _demo_item_gather(state, row, u, r):
+    """Docstring example: row ``row`` of vertex u in a one-row problem (``state`` as
+    :func:`_demo_gather`'s), active when reached."""
+    return _demo_gather(state, row, u, r)
+
+
+@cuda.jit(device=True)
+def _demo_peek(state, row, v):
+    """Docstring example: the head's distance."""
+    return state[0][v]
+
+
+@cuda.jit(device=True)
+def _demo_peeked(state, row, u, du, v, w, dv, e, r, conv):
+    """Docstring example: :func:`_demo_visit` after the peeked distance says it may lower."""
+    if du + w >= dv:
+        return False
+    return _demo_visit(state, row, u, du, v, w, e, r, conv)
+
+
+@cuda.jit(device=True)
+def _demo_item_active(state, item, r):
+    """Docstring example: every item active."""
+    return True
