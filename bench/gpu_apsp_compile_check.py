@@ -30,7 +30,7 @@ def _compile(kernel, args):
 def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag):
     """The frontier form's rounds (items of 8 and 32 rows, 32 spread too; near-far off
     and on) and the whole items' round."""
-    from warpath.apsp import whole_items
+    from warpath.apsp import gpu_rows, whole_items
 
     items = np.int64(N * 4)
     for item_rows, spread in ((8, False), (32, False), (32, True)):
@@ -46,9 +46,9 @@ def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
     marks = np.zeros(2 * N * 4, np.uint8)
     compile_steps(f"task-parallel whole items, {tag}", whole_items.whole_item_steps(),
                   (d, marks, rows, items, inf, inf, np.int64(1)), False, index)
-    for mark in (False, True):
-        _compile(whole_items._start_kernel(), (d, marks, np.zeros(4, np.int64), np.int64(1),
-                                               inf, mark))
+    sources = np.zeros(4, np.int64)
+    _compile(gpu_rows._kernels()[3], (d, marks, sources, inf))   # whole items' start
+    _compile(whole_items._mark_kernel(), (marks, sources, np.int64(1)))
 
 
 def main():

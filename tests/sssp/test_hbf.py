@@ -17,7 +17,7 @@ from sssp._gpu_reference import (assert_matches_reference, assert_negative_cycle
                                  assert_tight_predecessors, negative_cycle_graphs,
                                  small_graphs)
 from warpath import generators as gen
-from warpath.sssp.hbf import DIRECT, NORMAL, SKIP, arc_classes
+from warpath.sssp.hbf import DIRECT, NORMAL, SKIP, arc_classes, repeats_an_arc
 
 GRAPHS = small_graphs()
 ALL_ON = {}
@@ -167,6 +167,20 @@ def test_classes_follow_algorithm_4():
     assert classes[(2, 2)] == NORMAL and classes[(0, 2)] == NORMAL
     line = warpath.Graph.from_edges([0, 1], [1, 2], [1, 1])
     assert arc_classes(line).tolist() == [DIRECT, SKIP]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_repeated_arcs_are_found_as_a_set_of_pairs_would_find_them(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 40))
+    tails = np.sort(rng.integers(0, n, size=int(rng.integers(1, 120))))
+    heads = rng.integers(0, n, size=tails.size)
+    if seed % 2:   # rows sorted, as the CSR builder leaves them: the one-pass answer
+        heads = heads[np.lexsort((heads, tails))]
+    pairs = list(zip(tails.tolist(), heads.tolist()))
+    assert repeats_an_arc(tails, heads, n) == (len(set(pairs)) < len(pairs))
+    built = warpath.Graph.from_edges(tails, heads, np.ones(tails.size))   # keeps one of each
+    assert not repeats_an_arc(built.tails(), built.indices, n)
 
 
 def test_classification_saves_relax_operations_on_a_tree_like_graph():

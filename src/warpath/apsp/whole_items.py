@@ -75,12 +75,13 @@ def whole_item_steps() -> list:
     from numba import cuda
 
     from ..cuda.flags import NEGATIVE_CYCLE
+    from ..cuda.indices import at
     from ..cuda.operators import advance_marked, filter_indices
 
     @cuda.jit(device=True)
     def active(state, item, r):
         """Whether ``item`` is marked for round r."""
-        return state[1][(r & 1) * state[3] + item] != 0
+        return state[1][at(r & 1, state[3], item)] != 0
 
     @cuda.jit(device=True)
     def gather(state, row, u, r):
@@ -88,13 +89,13 @@ def whole_item_steps() -> list:
         unreached rows stay idle."""
         if row >= state[2]:
             return False, state[4]
-        du = state[0][u * state[2] + row]
+        du = state[0][at(u, state[2], row)]
         return du != state[4], du
 
     @cuda.jit(device=True)
     def peek(state, row, v):
         """Row ``row``'s distance at the head v, read before the arc's relaxation."""
-        return state[0][v * state[2] + row]
+        return state[0][at(v, state[2], row)]
 
     @cuda.jit(device=True)
     def relax(state, row, u, du, v, w, dv, e, r, conv):
@@ -107,8 +108,8 @@ def whole_item_steps() -> list:
         if candidate < state[5]:
             conv[NEGATIVE_CYCLE] = 1
             return False
-        cuda.atomic.min(state[0], v * state[2] + row, candidate)
-        state[1][((r + 1) & 1) * state[3] + v * state[6] + row // ITEM_ROWS] = 1
+        cuda.atomic.min(state[0], at(v, state[2], row), candidate)
+        state[1][at((r + 1) & 1, state[3], at(v, state[6], row // ITEM_ROWS))] = 1
         return True
 
     @cuda.jit(device=True)
@@ -118,36 +119,26 @@ def whole_item_steps() -> list:
     @cuda.jit(device=True)
     def unmark(state, row, item, r, conv):
         """Clear ``item``'s mark for round r (every lane has read it)."""
-        state[1][(r & 1) * state[3] + item] = 0
+        state[1][at(r & 1, state[3], item)] = 0
         return False
 
     return [advance_marked(active, gather, peek, relax), filter_indices(every_item, unmark)]
 
 
 @functools.lru_cache(maxsize=None)
-def _start_kernel():
-    """``start(d, marks, sources, groups, inf, mark)``: d as the other forms start it (each
-    row's source at 0, the rest unreached), no item marked but the sources' (for round
-    0).  Run twice: once with ``mark=False`` over every task, then with ``mark`` over
-    the rows (after the first launch's clearing is done)."""
+def _mark_kernel():
+    """``mark(marks, sources, groups)``: round 0's mark on each row's source item (after
+    ``gpu_rows``' start kernel has filled d and cleared every mark)."""
     global cuda
     from numba import cuda
 
     @cuda.jit
-    def start(d, marks, sources, groups, inf, mark):
-        i = cuda.grid(1)
-        width = sources.shape[0]
-        if mark:
-            if i < width:
-                marks[sources[i] * groups + i // ITEM_ROWS] = 1
-            return
-        if i < d.shape[0]:
-            v = i // width
-            d[i] = 0 if v == sources[i - v * width] else inf
-        if i < marks.shape[0]:
-            marks[i] = 0
+    def mark(marks, sources, groups):
+        row = cuda.grid(1)
+        if row < sources.shape[0]:
+            marks[sources[row] * groups + row // ITEM_ROWS] = 1
 
-    return start
+    return mark
 
 
 class WholeItems:
@@ -182,15 +173,15 @@ class WholeItems:
         of :func:`whole_item_steps`."""
         from ..cuda.mappings import item_groups
         from ..cuda.runtime import THREADS, blocks_for
+        from . import gpu_rows
 
         rows = on_device.shape[0]
         groups = item_groups(rows)
         marks = self.marks[:2 * self.n * groups]
-        start = _start_kernel()
-        start[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
-            d, marks, on_device, np.int64(groups), problem.inf, False)
-        start[blocks_for(rows), THREADS](d, marks, on_device, np.int64(groups), problem.inf,
-                                         True)
+        start_items = gpu_rows._kernels()[3]   # d filled, every mark cleared
+        start_items[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
+            d, marks, on_device, problem.inf)
+        _mark_kernel()[blocks_for(rows), THREADS](marks, on_device, np.int64(groups))
         problem.tally.launch(2)
         return (d, marks, np.int64(rows), np.int64(self.n * groups), problem.inf,
                 problem.floor, np.int64(groups))

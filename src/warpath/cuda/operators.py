@@ -361,6 +361,7 @@ def advance_marked(active, gather, peek, visit) -> Operator:
     ...                                       _demo_peek, _demo_peeked)
     ('marked-items', True)
     """
+    from .indices import at
     from .lanes import vote
     from .mappings import ITEM_ROWS, marked_items
     from .runtime import SIMULATOR
@@ -376,7 +377,7 @@ def advance_marked(active, gather, peek, visit) -> Operator:
             group = item - u * groups
         row = group * width + lane
         indptr, heads, weights = graph[0], graph[1], graph[2]
-        start, end = indptr[u], indptr[u + 1]
+        start, end = indptr[at(u, 1, 0)], indptr[at(u, 1, 1)]
         live, du = gather(state, row, u, r)
         count = 0
         changed = False
@@ -384,10 +385,10 @@ def advance_marked(active, gather, peek, visit) -> Operator:
             return count, changed
         for e0 in range(start, end, PEEK_ARCS):
             e1, e2, e3 = e0 + 1, e0 + 2, e0 + 3
-            v0, w0 = heads[e0], weights[e0]
-            v1, w1 = (heads[e1], weights[e1]) if e1 < end else (v0, w0)
-            v2, w2 = (heads[e2], weights[e2]) if e2 < end else (v0, w0)
-            v3, w3 = (heads[e3], weights[e3]) if e3 < end else (v0, w0)
+            v0, w0 = heads[at(e0, 1, 0)], weights[at(e0, 1, 0)]
+            v1, w1 = (heads[at(e1, 1, 0)], weights[at(e1, 1, 0)]) if e1 < end else (v0, w0)
+            v2, w2 = (heads[at(e2, 1, 0)], weights[at(e2, 1, 0)]) if e2 < end else (v0, w0)
+            v3, w3 = (heads[at(e3, 1, 0)], weights[at(e3, 1, 0)]) if e3 < end else (v0, w0)
             d0 = peek(state, row, v0)
             d1 = peek(state, row, v1)
             d2 = peek(state, row, v2)

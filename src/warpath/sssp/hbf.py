@@ -114,6 +114,29 @@ def arc_classes(graph) -> np.ndarray:
     return classes
 
 
+def repeats_an_arc(tails, heads, n: int) -> bool:
+    """Whether some (tail, head) pair appears twice among the arcs (CSR order: tails
+    nondecreasing).  One pass when every row's heads are increasing, as the CSR
+    builder leaves them; a sort otherwise.  (Not ``np.unique``: with numpy 2.4 it took
+    21 s on 20M keys where a sort takes 0.5 s.)
+
+    Examples
+    --------
+    >>> repeats_an_arc(np.array([0, 0, 1]), np.array([1, 2, 0]), 3)
+    False
+    >>> repeats_an_arc(np.array([0, 0, 1]), np.array([2, 2, 0]), 3)
+    True
+    >>> repeats_an_arc(np.array([0, 0, 0]), np.array([2, 1, 2]), 3)   # unsorted row
+    True
+    """
+    keys = np.asarray(tails, dtype=np.int64) * max(int(n), 1) + heads
+    steps = np.diff(keys)
+    if (steps > 0).all():
+        return False
+    keys.sort()
+    return bool((keys[1:] == keys[:-1]).any())
+
+
 def _classification(dgraph):
     """Classes, the arcs into sinks (tails, heads, weights) and whether any arc repeats,
     on the device, cached on the device graph."""
@@ -127,8 +150,7 @@ def _classification(dgraph):
         tails = np.repeat(np.arange(host.num_vertices, dtype=host.indices.dtype),
                           np.diff(host.indptr))
         into_sink = (classes == SKIP) & (tails != host.indices)
-        keys = tails.astype(np.int64) * max(host.num_vertices, 1) + host.indices
-        parallel = keys.shape[0] != np.unique(keys).shape[0]
+        parallel = repeats_an_arc(tails, host.indices, host.num_vertices)
         sink_arcs = (_cuda.to_device(np.zeros(1, host.indptr.dtype)),
                      _cuda.to_device(host.indices[into_sink]),
                      _cuda.to_device(host.weights[into_sink]),
