@@ -1,6 +1,8 @@
-"""warpath.csr: the numpy path for small inputs builds the same CSR as the numba kernel."""
+"""warpath.csr: the numpy path for small inputs builds the same CSR as the numba kernel, and
+the reverse CSR matches a stable sort by head."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,3 +39,36 @@ def test_large_inputs_take_the_kernel(monkeypatch):
     csr.build_csr(np.zeros(csr.SMALL_ARCS + 1, np.int64), np.ones(csr.SMALL_ARCS + 1, np.int64),
                   None, 2)
     assert taken == [1]
+
+
+def _reverse_by_sort(indptr, heads, weights, n):
+    """The reverse graph the plain way: a stable sort of the arcs by head."""
+    order = np.argsort(heads, kind="stable")
+    tails = np.repeat(np.arange(n), np.diff(indptr))
+    counts = np.bincount(heads, minlength=n)
+    return (np.concatenate([[0], np.cumsum(counts)]), tails[order],
+            None if weights is None else weights[order])
+
+
+@pytest.mark.parametrize("counting_sort", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_reverse_csr_matches_a_stable_sort_by_head(monkeypatch, counting_sort, seed):
+    if counting_sort:   # the numba path, as graphs above SMALL_ARCS arcs take it
+        monkeypatch.setattr(csr, "SMALL_ARCS", 0)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    m = int(rng.integers(0, 300))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)   # parallel arcs and loops too
+    order = np.argsort(src, kind="stable")
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=n))])
+    heads = dst[order].astype([np.int32, np.int64][seed % 2])
+    weights = None if seed == 3 else rng.normal(size=m)[order]
+    got = csr.reverse_csr(indptr, heads, weights, n)
+    want = _reverse_by_sort(indptr, heads, weights, n)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    assert got[1].dtype == heads.dtype
+    if weights is None:
+        assert got[2] is None
+    else:
+        np.testing.assert_array_equal(got[2], want[2])

@@ -1,4 +1,5 @@
-"""Arc lists to CSR arrays, fast: a numba counting sort by tail, then a small sort per row.
+"""Arc lists to CSR arrays, fast: a numba counting sort by tail, then a small sort per row;
+and :func:`reverse_csr`, a graph's arcs turned around by a counting sort by head.
 
 Arcs ordered by tail then head, duplicate arcs keep the smallest weight.
 O(m + sum of d log d) instead of a global sort: on 15M random arcs a
@@ -52,13 +53,20 @@ def _sort_row(heads, weights, start, stop, has_weights):
 
 
 @njit(cache=True)
-def _build_csr(src, dst, weights, num_vertices, has_weights):
-    m = src.size
+def _offsets(keys, num_vertices):
+    """The row offsets of a counting sort by ``keys`` (each in ``0..num_vertices-1``)."""
     indptr = np.zeros(num_vertices + 1, dtype=np.int64)
-    for i in range(m):
-        indptr[src[i] + 1] += 1
+    for i in range(keys.size):
+        indptr[keys[i] + 1] += 1
     for u in range(num_vertices):
         indptr[u + 1] += indptr[u]
+    return indptr
+
+
+@njit(cache=True)
+def _build_csr(src, dst, weights, num_vertices, has_weights):
+    m = src.size
+    indptr = _offsets(src, num_vertices)
     fill = indptr[:-1].copy()
     heads = np.empty(m, dtype=np.int64)
     row_weights = np.empty(m if has_weights else 1, dtype=weights.dtype)
@@ -135,3 +143,49 @@ def _build_csr_small(src, dst, weights, num_vertices):
     np.cumsum(np.bincount(tails[first], minlength=num_vertices), out=indptr[1:])
     kept = None if weights is None else weights[order][first]
     return indptr, heads[first], kept
+
+
+def reverse_csr(indptr, heads, weights, num_vertices):
+    """The CSR arrays ``(indptr, heads, weights)`` of the graph with every arc turned
+    around: row v lists the tails of v's incoming arcs, in increasing order (arcs of one
+    tail keep their order).  A counting sort by head, O(m); numpy's stable argsort above
+    :data:`SMALL_ARCS` arcs took 20 s of a 155M-arc graph's first GPU query with
+    predecessors.  ``weights`` may be None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, tails, weights = reverse_csr(np.array([0, 2, 3, 3]), np.array([1, 2, 2]),
+    ...                                      np.array([5, 6, 7]), 3)
+    >>> indptr.tolist(), tails.tolist(), weights.tolist()
+    ([0, 0, 1, 3], [0, 0, 1], [5, 6, 7])
+    """
+    heads = np.asarray(heads)
+    if heads.size <= SMALL_ARCS:   # numpy's sort: no compilation
+        order = np.argsort(heads, kind="stable")
+        out_indptr = np.zeros(num_vertices + 1, dtype=np.int64)
+        np.cumsum(np.bincount(heads, minlength=num_vertices), out=out_indptr[1:])
+        tails = np.repeat(np.arange(num_vertices, dtype=heads.dtype), np.diff(indptr))
+        return out_indptr, tails[order], None if weights is None else weights[order]
+    has_weights = weights is not None
+    out_indptr, tails, kept = _reverse_csr(np.asarray(indptr, dtype=np.int64), heads,
+                                           weights if has_weights else np.zeros(1, np.int32),
+                                           int(num_vertices), has_weights)
+    return out_indptr, tails, kept if has_weights else None
+
+
+@njit(cache=True)
+def _reverse_csr(indptr, heads, weights, num_vertices, has_weights):
+    m = heads.size
+    out_indptr = _offsets(heads, num_vertices)
+    fill = out_indptr[:-1].copy()
+    tails = np.empty(m, dtype=heads.dtype)
+    kept = np.empty(m if has_weights else 1, dtype=weights.dtype)
+    for u in range(num_vertices):
+        for i in range(indptr[u], indptr[u + 1]):
+            p = fill[heads[i]]
+            tails[p] = u
+            if has_weights:
+                kept[p] = weights[i]
+            fill[heads[i]] = p + 1
+    return out_indptr, tails, kept

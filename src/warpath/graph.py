@@ -24,7 +24,7 @@ import operator
 
 import numpy as np
 
-from .csr import build_csr
+from .csr import build_csr, reverse_csr
 from .dtypes import index_dtype, weight_dtype
 from .errors import GraphError, SourceError
 
@@ -509,13 +509,11 @@ class Graph:
         return self._cached("reverse", self._build_reverse)
 
     def _build_reverse(self) -> "Graph":
-        order = np.argsort(self.indices, kind="stable")
-        counts = np.bincount(self.indices, minlength=self.num_vertices)
-        indptr = np.zeros(self.num_vertices + 1, dtype=np.int64)
-        np.cumsum(counts, out=indptr[1:])
-        return Graph(indptr, self.tails()[order], self.weights[order] if self.weighted else None,
-                     directed=True, labels=self._labels, coordinates=self.coordinates,
-                     name=self.name, validate=False)
+        indptr, tails, weights = reverse_csr(self.indptr, self.indices,
+                                             self.weights if self.weighted else None,
+                                             self.num_vertices)
+        return Graph(indptr, tails, weights, directed=True, labels=self._labels,
+                     coordinates=self.coordinates, name=self.name, validate=False)
 
     def with_random_weights(self, low, high, *, seed):
         """This graph with seeded integer weights drawn uniformly from ``[low, high]``.
