@@ -72,3 +72,20 @@ def test_the_reverse_csr_matches_a_stable_sort_by_head(monkeypatch, counting_sor
         assert got[2] is None
     else:
         np.testing.assert_array_equal(got[2], want[2])
+
+
+def test_graph_reverse_through_the_counting_sort_matches_the_sort(monkeypatch):
+    """``Graph.reverse`` hands the counting sort read-only int32 arrays (a separate
+    compilation from the test above's)."""
+    import warpath
+
+    monkeypatch.setattr(csr, "SMALL_ARCS", 0)
+    g = warpath.generators.rmat(8, 6, seed=2, directed=True)
+    reverse = g.reverse()
+    want = _reverse_by_sort(g.indptr, g.indices, g.weights, g.num_vertices)
+    np.testing.assert_array_equal(reverse.indptr, want[0])
+    np.testing.assert_array_equal(reverse.indices, want[1])
+    np.testing.assert_array_equal(reverse.weights, want[2])
+    assert reverse.indices.dtype == g.indices.dtype and reverse.weights.dtype == g.weights.dtype
+    empty = warpath.Graph.from_edges([], [], num_vertices=3).reverse()
+    assert empty.indptr.tolist() == [0, 0, 0, 0] and empty.num_edges == 0

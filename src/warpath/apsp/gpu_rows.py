@@ -286,7 +286,9 @@ def _kernels():
     @cuda.jit
     def start_items(d, words, sources, inf):
         """The frontier form's start (``frontier=True``): d as :func:`start`'s, every
-        item's word of lanes cleared (the sources' lanes are set by ``mark_sources``)."""
+        item's word of lanes cleared (the sources' lanes are set by ``mark_sources``).
+        Whole items run it on their uint8 mark bytes too (``words`` of any integer
+        type: only zeros are written)."""
         i = cuda.grid(1)
         width = sources.shape[0]
         if i < d.shape[0]:

@@ -30,7 +30,9 @@ a launch, 0.425 s in all against 0.490 s for the default (items of lane bits wit
 near-far); on Okuyama's V = 4,677 graphs faster on the random (0.018 against 0.050 s)
 and complete ones, slower on the power-law graph (0.129 against 0.030 s: a warp walks
 a hub's 834 arcs alone) and on the ring (every round sweeps every mark).  So it is an
-option, not the default (docs/performance.md, twenty-sixth session).
+option, not the default (docs/performance.md, twenty-sixth session).  Its positions
+computed without numba's wraparound (:func:`~warpath.cuda.indices.at`) took the 1,000
+sources from 0.426 to 0.344 s (twenty-seventh session).
 
 State: ``(d, marks, W, items, inf, floor, groups)`` (:meth:`WholeItems.start`), the
 marks for round r at ``(r & 1) * items + item``.

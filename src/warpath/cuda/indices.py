@@ -6,7 +6,9 @@ access with a signed integer index carries a test and an add (four instructions 
 profile of the whole items' round (``docs/performance.md``, twenty-seventh session)
 found that arithmetic a large share of the instructions a relaxation issues.
 :func:`at` computes ``row * width + column`` in unsigned 64-bit arithmetic, whose
-indices numba uses as they are.
+indices numba uses as they are when it loads or stores.  ``cuda.atomic.*`` turn every
+index back into a signed one and keep the wraparound, so a position handed to an
+atomic gains nothing.
 
 Examples
 --------
@@ -30,5 +32,5 @@ from numba import cuda
 @cuda.jit(device=True)
 def at(row, width, column):
     """``row * width + column`` as an unsigned 64-bit array position (all three must be
-    non-negative)."""
+    non-negative).  See the module's Examples."""
     return np.uint64(row) * np.uint64(width) + np.uint64(column)
