@@ -1,15 +1,11 @@
 """bench/ab_dijkstra.py: an earlier commit's Dijkstra loaded beside today's, both checked."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from bench_scripts import ROOT, load_bench_script
 from git_history import needs_git_history
 
 import warpath
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # It loads src/warpath/sssp/dijkstra.py as HEAD has it (git show): no history, no test.
 pytestmark = needs_git_history("src/warpath/sssp/dijkstra.py", root=ROOT)
@@ -17,10 +13,7 @@ pytestmark = needs_git_history("src/warpath/sssp/dijkstra.py", root=ROOT)
 
 @pytest.fixture(scope="module")
 def ab_dijkstra():
-    spec = importlib.util.spec_from_file_location("ab_dijkstra", ROOT / "bench" / "ab_dijkstra.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("ab_dijkstra")
 
 
 def test_the_old_module_is_separate_and_solves(ab_dijkstra, tmp_path, monkeypatch):

@@ -1,26 +1,19 @@
 """bench/distributed_scaling.py on CPU workers: every run checked, recorded and summarised."""
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import pytest
+from bench_scripts import ROOT, load_bench_script
 
 pytest.importorskip("distributed")
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def scaling():
     sys.path.insert(0, str(ROOT / "bench"))  # it imports a script beside it
     try:
-        spec = importlib.util.spec_from_file_location("distributed_scaling",
-                                                      ROOT / "bench" / "distributed_scaling.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
+        yield load_bench_script("distributed_scaling")
     finally:
         sys.path.remove(str(ROOT / "bench"))
 

@@ -1,21 +1,13 @@
 """bench/gpu_sssp_split.py: the per-query split runs (here under the simulator) and checks."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from bench_scripts import load_bench_script
 
 
 @pytest.fixture(scope="module")
 def split():
-    spec = importlib.util.spec_from_file_location("gpu_sssp_split",
-                                                  ROOT / "bench" / "gpu_sssp_split.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("gpu_sssp_split")
 
 
 def test_method_specs_carry_their_options(split):

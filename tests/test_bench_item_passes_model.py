@@ -1,20 +1,14 @@
 """bench/item_passes_model.py: the items' rounds reach scipy's distances, and each way of
 walking an item needs no more warp passes than the one before it."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy.sparse import csgraph
 
 import warpath
+from bench_scripts import load_bench_script
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("item_passes_model",
-                                              ROOT / "bench" / "item_passes_model.py")
-model_script = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(model_script)
+model_script = load_bench_script("item_passes_model")
 
 
 @pytest.mark.parametrize("delta", [0, 10])

@@ -1,12 +1,8 @@
 """bench/sass_hotspots.py: ncu's source page read back into opcode shares and hot runs."""
 
-import importlib.util
-from pathlib import Path
+from bench_scripts import load_bench_script
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("sass_hotspots", ROOT / "bench" / "sass_hotspots.py")
-hotspots = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(hotspots)
+hotspots = load_bench_script("sass_hotspots")
 
 HEADER = '"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed"'
 CSV = "\n".join([

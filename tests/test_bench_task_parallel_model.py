@@ -1,19 +1,13 @@
 """bench/task_parallel_model.py: the model's rounds reach scipy's distances, and near-far
 buckets cut the relaxations of Bellman-Ford rounds."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 from scipy.sparse import csgraph
 
 import warpath
+from bench_scripts import load_bench_script
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("task_parallel_model",
-                                              ROOT / "bench" / "task_parallel_model.py")
-model_script = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(model_script)
+model_script = load_bench_script("task_parallel_model")
 
 
 def test_every_order_gives_the_distances_and_buckets_relax_less():

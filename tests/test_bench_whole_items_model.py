@@ -1,19 +1,13 @@
 """bench/whole_items_model.py: the model's rounds reach scipy's distances in both orders,
 and Gauss-Seidel order needs no more rounds or pairs than Jacobi order."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 from scipy.sparse import csgraph
 
 import warpath
+from bench_scripts import load_bench_script
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("whole_items_model",
-                                              ROOT / "bench" / "whole_items_model.py")
-model_script = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(model_script)
+model_script = load_bench_script("whole_items_model")
 
 
 def test_both_orders_give_the_distances():

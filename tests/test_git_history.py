@@ -27,7 +27,7 @@ def _tarball_inside_another_repository(tmp_path) -> Path:
     _git("commit", "-q", "--allow-empty", "-m", "unrelated", cwd=outer)
     tree = outer / "warpath-0.1.0"
     for name in ("tests/test_bench_ab_dijkstra.py", "tests/git_history.py",
-                 "bench/ab_dijkstra.py", "bench/_timer.py"):
+                 "tests/bench_scripts.py", "bench/ab_dijkstra.py", "bench/_timer.py"):
         if (ROOT / name).exists():
             (tree / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(ROOT / name, tree / name)
