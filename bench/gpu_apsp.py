@@ -285,10 +285,30 @@ def part_apsp(bench, args):
         stats={k: v for k, v in stats.items() if not isinstance(v, str)}, check=ok)
 
 
+#: ``--multi-graph``: the many-source part's graph on ``--multi-vertices`` vertices, 6 arcs
+#: a vertex (the issue's ``random(1M, 6M)``, or a power-law graph of that size whose
+#: largest hub has a tenth of the vertices as arcs).
+MULTI_GRAPHS = ("random", "power-law")
+
+
+def multi_graph(gen, name, n):
+    """The many-source part's graph ``name`` (:data:`MULTI_GRAPHS`) on ``n`` vertices.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> multi_graph(warpath.generators, "power-law", 1000).num_vertices
+    1000
+    """
+    if name == "power-law":
+        return gen.power_law(n, 6, max(2, n // 10), seed=2008)
+    return gen.random(n, 6 * n, seed=2008)
+
+
 def part_multi(bench, args):
     w = bench.warpath
     n = args.multi_vertices
-    graph = w.generators.random(n, 6 * n, seed=2008)
+    graph = multi_graph(w.generators, args.multi_graph, n)
     sources = np.random.default_rng(13).integers(0, n, size=args.multi_sources)
     ours_s, left = bench.many(graph, sources, "task-parallel", predecessors=False)
     left_s, _ = bench.wall(lambda: left.distances)   # float64 made on the GPU, then copied
@@ -314,7 +334,7 @@ def part_multi(bench, args):
     float_s, _ = bench.wall(lambda: ours.distances)   # float64 with inf, as scipy gives it
     ok = all(np.array_equal(raw[i], copied[i]) for i in range(0, len(sources), 97))
     bench.record(
-        f"multi  random V={n:,} E={graph.num_edges:,} {len(sources)} sources, left on the GPU: "
+        f"multi  {args.multi_graph} V={n:,} E={graph.num_edges:,} {len(sources)} sources, left on the GPU: "
         f"multi_source (task-parallel, width {ours.stats['launch_width']}) {ours_s:8.3f} s | "
         f"{len(sources)} x sssp({best}) from Python {lazy_s:8.3f} s: {lazy_s / ours_s:6.1f}x "
         f"(singles: {', '.join(f'{m} {t:.3f} s' for m, t in lazy.items())}) "
@@ -353,6 +373,7 @@ ITEM_FORMS = {"spread": True, "lanes": False}
 #: and its value for each value the key takes.
 SWITCHES = {"form": ("SPREAD_ITEMS", ITEM_FORMS),
             "read_first": ("READ_FIRST", {False: False, True: True}),
+            "shuffles": ("WHOLE_ITEM_SHUFFLES", {False: False, True: True}),
             "whole_registers": ("WHOLE_ITEM_REGISTERS",
                                 {cap: cap for cap in (0, 40, 48, 56, 64, 72, 80, 96)})}
 
@@ -376,7 +397,7 @@ def parse_variant(text):
             options[key] = value
             continue
         number = float(value)
-        if key in ("frontier", "near_far", "read_first", "whole_items"):
+        if key in ("frontier", "near_far", "read_first", "whole_items", "shuffles"):
             options[key] = bool(number)
         else:
             options[key] = int(number) if number.is_integer() and key != "delta" else number
@@ -403,6 +424,7 @@ def main(argv=None):
     parser.add_argument("--apsp-dtype", choices=("int32", "float32"), default="int32")
     parser.add_argument("--multi-vertices", type=int, default=1_000_000)
     parser.add_argument("--multi-sources", type=int, default=1000)
+    parser.add_argument("--multi-graph", choices=MULTI_GRAPHS, default="random")
     parser.add_argument("--single-methods", nargs="+", default=["hbf", "edge-bf", "harish"],
                         help="single-source methods timed as multi's baseline (the fastest "
                              "is the one compared)")

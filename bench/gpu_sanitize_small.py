@@ -86,7 +86,11 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
                                                                   "near_far": True},
                                             {"whole_items": True},
                                             {"whole_items": True, "group": 4,
-                                             "loop": "paper"})]
+                                             "loop": "paper"},
+                                            {"whole_items": True, "near_far": True,
+                                             "delta": 3},
+                                            {"whole_items": True, "near_far": True,
+                                             "group": 4, "loop": "paper"})]
              + [("repeated-sssp", {}), ("johnson", {}), ("johnson", {"near_far": True}),
                 ("johnson", {"item_rows": 8}), ("johnson", {"whole_items": True})]
              + [("floyd-warshall", o) for o in ({}, {"variant": "harish"}, {"dpx": False},

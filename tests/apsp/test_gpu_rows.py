@@ -121,3 +121,20 @@ def test_the_api_refuses_a_launch_the_gpu_cannot_hold(monkeypatch):
     g = warpath.generators.ring(200, seed=0)
     with pytest.raises(warpath.MemoryLimitError, match="GPU memory"):
         warpath.apsp(g, method="task-parallel", device="cuda")
+
+
+@pytest.mark.parametrize("grid_rows", [1, 2, gpu_rows.MAX_GRID_Y])
+def test_delivery_covers_every_row_and_vertex_past_one_block(monkeypatch, grid_rows):
+    # 37 vertices x 19 rows: partial blocks both ways; a capped grid loops over the rows
+    monkeypatch.setattr(gpu_rows, "MAX_GRID_Y", grid_rows)
+    n, rows = 37, 19
+    values = np.arange(n * rows, dtype=np.int32).reshape(n, rows)   # d[v, s]
+    sources = cuda.to_device(np.arange(rows) % n)
+    out = cuda.device_array((rows, n), np.int64)
+    pred_out = cuda.device_array((rows, n), np.int64)
+    gpu_rows.deliver(cuda.to_device(values.reshape(-1)), sources, np.int32(-1), out, RunTally(),
+                     pred=cuda.to_device(values.reshape(-1)), pred_out=pred_out)
+    assert out.copy_to_host().tolist() == values.T.tolist()
+    expected_pred = values.T.astype(np.int64)
+    expected_pred[np.arange(rows), np.arange(rows) % n] = -1
+    assert pred_out.copy_to_host().tolist() == expected_pred.tolist()

@@ -67,6 +67,71 @@ def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     assert whole.stats["relaxations"] > bits.stats["relaxations"]
 
 
+#: Graphs for near-far (non-negative weights), few: the simulator runs a round slowly.
+NEAR_FAR = [(name, graph) for name, graph in GRAPHS
+            if name in ("random-int", "disconnected", "zero-cycles", "float32", "int64-wide")]
+
+
+@pytest.mark.parametrize("name,graph", NEAR_FAR, ids=[n for n, _ in NEAR_FAR])
+def test_near_far_matches_scipy_with_paths(name, graph):
+    sources = sorted({s % graph.num_vertices for s in (0, 3, 7, 11)})
+    matrix = run(graph, sources, near_far=True)   # buckets of the mean weight
+    assert_rows(graph, matrix)
+    assert matrix.stats["whole_items"] and matrix.stats["near_far"]
+    assert matrix.stats["delta"] == pytest.approx(float(np.mean(graph.weights)), rel=0.02)
+
+
+@pytest.mark.parametrize("delta, options", [
+    (25, {"group": 20, "launch_groups": 2}),   # one launch, two items a vertex
+    (1e9, {"group": 4, "launch_groups": 2, "loop": "paper"}),   # two launches
+])
+def test_near_far_in_several_launches_and_two_items_a_vertex(delta, options):
+    graph = gen.random(30, 120, seed=11)
+    # 40 rows in one launch (rows 32-39: each vertex's second item), or 8 + 4
+    sources = [i % 30 for i in range(40 if options["group"] == 20 else 12)]
+    matrix = run(graph, sources, predecessors=False, near_far=True, delta=delta, **options)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+
+
+def test_near_far_waits_in_buckets():
+    # small buckets on a grid: more rounds (the bound moves bucket by bucket), no more
+    # relaxations, the same distances
+    graph = gen.grid(6, 6, seed=21)
+    sources = np.arange(0, 36, 7)
+    near = run(graph, sources, predecessors=False, near_far=True, delta=20)
+    plain = run(graph, sources, predecessors=False, near_far=False)
+    np.testing.assert_array_equal(near.distances, plain.distances)
+    np.testing.assert_array_equal(near.distances, scipy_rows(graph, sources))
+    assert near.stats["iterations"] > plain.stats["iterations"]
+    assert near.stats["relaxations"] <= plain.stats["relaxations"]
+
+
+def test_near_far_refuses_negative_weights():
+    graph = dict(GRAPHS)["negative"]
+    with pytest.raises(warpath.NegativeWeightError, match="non-negative"):
+        run(graph, [0], near_far=True)
+
+
+@pytest.mark.parametrize("near_far", [False, True])
+def test_64_bit_positions_give_the_same_rows(monkeypatch, near_far):
+    # graphs too large for 32-bit positions take the 64-bit steps: forced here
+    from warpath.apsp import task_parallel, whole_items
+
+    used = []
+
+    def steps(narrow, *options):
+        used.append(narrow)
+        return whole_items.whole_item_steps(narrow, *options)
+
+    monkeypatch.setattr(whole_items.WholeItems, "narrow", lambda self, arcs: False)
+    monkeypatch.setattr(task_parallel, "whole_item_steps", steps)
+    graph = gen.random(20, 80, seed=17)
+    sources = [0, 5, 9, 13]
+    matrix = run(graph, sources, predecessors=False, near_far=near_far)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+    assert used == [False]
+
+
 @pytest.mark.parametrize("name,graph", negative_cycle_graphs(),
                          ids=[n for n, _ in negative_cycle_graphs()])
 def test_a_reachable_negative_cycle_raises_with_the_cycle(name, graph):
@@ -86,10 +151,8 @@ def test_johnson_takes_whole_items():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"near_far": True}, "no near-far buckets"),
     ({"item_rows": 16}, "items of 32 rows"),
     ({"frontier": False}, "needs frontier=True"),
-    ({"delta": 5}, "so no delta"),
 ])
 def test_options_it_cannot_take_are_refused_by_name(options, message):
     with pytest.raises(warpath.OptionError, match=message):
@@ -111,7 +174,27 @@ def test_larger_graphs_on_the_gpu():
                   gen.complete(70, seed=7)):
         sources = np.arange(0, graph.num_vertices, 7)
         expected = scipy_rows(graph, sources)
-        for options in ({}, {"launch_groups": 3}, {"loop": "paper"}):
+        variants = [{}, {"launch_groups": 3}, {"loop": "paper"}]
+        if graph.weights.min() >= 0:
+            variants += [{"near_far": True}, {"near_far": True, "delta": 5,
+                                              "launch_groups": 3}]
+        for options in variants:
             matrix = run(graph, sources, predecessors=False, **options)
             np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))
         assert_rows(graph, run(graph, sources[:40]))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shuffles", [False, True])
+@pytest.mark.parametrize("near_far", [False, True])
+def test_arcs_loaded_by_each_lane_or_shared_by_shuffles_on_the_gpu(monkeypatch, near_far,
+                                                                    shuffles):
+    # the simulator has no shuffles: both ways of reading an item's arcs run on a GPU only
+    from warpath.apsp import task_parallel
+
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEM_SHUFFLES", shuffles)
+    for graph in (gen.random(3000, 18000, seed=21), gen.complete(60, seed=22),
+                  gen.power_law(2000, 6, 300, seed=23), gen.grid(40, 40, seed=24)):
+        sources = np.arange(0, graph.num_vertices, 11)
+        matrix = run(graph, sources, predecessors=False, near_far=near_far)
+        np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))

@@ -46,6 +46,38 @@ DELIVERIES = ("auto", "device", "host")
 #: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
 #: slack and room for other work on the device).
 FREE_SHARE = 0.8
+#: The delivery kernels' block: 32 vertices (a warp, coalesced writes of one row) by 8
+#: rows (the 32-byte pieces of the vertex-major d they read hold 8 int32 rows).  It
+#: delivered 1,000 rows of random(1M, 6M) in 7.3 ms on the H200, where a thread an entry
+#: on a 1-D grid (a warp reading 4 bytes of each of 32 pieces) took 28 ms
+#: (docs/performance.md, twenty-eighth session).
+DELIVERY_BLOCK = (32, 8)
+#: The least groups of a launch of rounds over a frontier when ``launch_groups=None`` and
+#: the result stays on the GPU: a round's cost is then the latency of its items more than
+#: its bytes, so wide launches that share each round among more rows win even where the
+#: state is far larger than L2 (H200, 1,000 sources, 1M vertices, same call: power-law,
+#: 32 groups 0.91 s, 8 groups 1.68 s, one group (the L2 rule) 5.43 s; random(1M, 6M) 0.48
+#: against 0.51 s, whole items 0.294 against 0.334 s; docs/performance.md, twenty-eighth
+#: session).
+FRONTIER_GROUPS = 32
+
+
+def frontier_groups(where: str) -> int:
+    """The least groups of a frontier launch for rows delivered ``where`` (``"device"`` or
+    ``"host"``): :data:`FRONTIER_GROUPS` on the GPU, one for host memory, where narrow
+    launches let each launch's copy overlap the next ones (H200, random(1M, 6M), 1,000
+    rows to the host: launches of 32 rows 0.81 s, of 256 rows 1.23 s, one launch 1.61 s).
+
+    Examples
+    --------
+    >>> frontier_groups("device"), frontier_groups("host")
+    (32, 1)
+    """
+    return FRONTIER_GROUPS if where == "device" else 1
+
+
+#: The largest y dimension of a CUDA grid; the delivery kernels loop over rows past it.
+MAX_GRID_Y = 65535
 #: The L2 size assumed when the device cannot say (the simulator): an H100's 50 MB.
 DEFAULT_CACHE_BYTES = 50 * 10**6
 
@@ -161,15 +193,16 @@ def l2_cache_bytes() -> int:
 
 def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
                  launch_groups: int | None = None, pair_bytes: int, state_bytes: int,
-                 free_bytes: int | None, cache_bytes: int) -> int:
+                 free_bytes: int | None, cache_bytes: int, min_groups: int = 1) -> int:
     """How many sources one launch solves: whole groups of ``group``, at most ``num_sources``.
 
     With ``launch_groups=None`` a launch takes as many groups as keep the state the rounds
     sweep (``state_bytes`` per pair: distance and masks) within ``cache_bytes`` of L2, at
-    least one: on small graphs that makes launches wide (few rounds of host and barrier
-    cost for many sources), on large ones it keeps the relaxations in the cache.  Either
-    way a launch takes no more than :data:`FREE_SHARE` of ``free_bytes`` (``None``:
-    unknown, no limit).
+    least ``min_groups``: on small graphs that makes launches wide (few rounds of host and
+    barrier cost for many sources), on large ones it keeps the relaxations in the cache
+    (rounds over a frontier, whose cost is their latency more than their bytes, ask for
+    :data:`FRONTIER_GROUPS`).  Either way a launch takes no more than :data:`FREE_SHARE`
+    of ``free_bytes`` (``None``: unknown, no limit).
 
     Raises
     ------
@@ -184,11 +217,14 @@ def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
     >>> launch_width(100, 10, group=4, launch_groups=1, pair_bytes=10, state_bytes=6,
     ...              free_bytes=None, cache_bytes=10**9)
     4
+    >>> launch_width(10**6, 1000, pair_bytes=10, state_bytes=6, free_bytes=None,
+    ...              cache_bytes=50 * 10**6, min_groups=FRONTIER_GROUPS)
+    1000
     """
     n = max(int(num_vertices), 1)
     per_group = n * group
     if launch_groups is None:
-        launch_groups = max(1, int(cache_bytes) // (per_group * state_bytes))
+        launch_groups = max(1, min_groups, int(cache_bytes) // (per_group * state_bytes))
     if free_bytes is not None:
         fit = int(FREE_SHARE * free_bytes) // (per_group * pair_bytes)
         if fit < 1:
@@ -257,31 +293,31 @@ def _kernels():
 
     @cuda.jit
     def distances(d, out, sources, inf, out_inf, h, shifted):
-        """out[s, v] = d[v, s] (one thread per output entry: the writes coalesce, the reads
-        are 4 to 8 bytes apart per row of the launch and hit L2); with ``shifted``, Johnson's
-        d(s, v) = d_h(s, v) - h[s] + h[v]."""
-        k = cuda.grid(1)
+        """out[s, v] = d[v, s] on a 2-D grid of :data:`DELIVERY_BLOCK` blocks (a warp is 32
+        vertices of one row: its writes coalesce; a block's 8 warps are 8 rows of the same
+        vertices, so the 32-byte pieces of d they read serve all 8 from L1); with
+        ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v]."""
+        v, first = cuda.grid(2)
         width, n = out.shape
-        if k < width * n:
-            s = k // n
-            v = k - s * n
-            x = d[v * width + s]
-            if x == inf:
-                out[s, v] = out_inf
-            elif shifted:
-                out[s, v] = x - h[sources[s]] + h[v]
-            else:
-                out[s, v] = x
+        if v < n:
+            for s in range(first, width, cuda.gridsize(2)[1]):   # the grid's y is capped
+                x = d[v * width + s]
+                if x == inf:
+                    out[s, v] = out_inf
+                elif shifted:
+                    out[s, v] = x - h[sources[s]] + h[v]
+                else:
+                    out[s, v] = x
 
     @cuda.jit
     def predecessors(pred, out, sources):
-        """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree)."""
-        k = cuda.grid(1)
+        """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree);
+        the grid of :func:`distances`."""
+        v, first = cuda.grid(2)
         width, n = out.shape
-        if k < width * n:
-            s = k // n
-            v = k - s * n
-            out[s, v] = -1 if v == sources[s] else pred[v * width + s]
+        if v < n:
+            for s in range(first, width, cuda.gridsize(2)[1]):
+                out[s, v] = -1 if v == sources[s] else pred[v * width + s]
 
     @cuda.jit
     def start_items(d, words, sources, inf):
@@ -393,19 +429,20 @@ def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
     >>> host.tolist()
     [[0, 3, 9223372036854775807], [5, 0, 9223372036854775807]]
     """
-    from ..cuda.runtime import THREADS, blocks_for
     from ..dtypes import unreached_value
 
     _, distances, predecessors = _kernels()[:3]
-    blocks = blocks_for(out.shape[0] * out.shape[1])
+    rows, n = out.shape
+    block = DELIVERY_BLOCK
+    blocks = (-(-n // block[0]), min(-(-rows // block[1]), MAX_GRID_Y))
     shifted = potentials is not None
     h = potentials if shifted else out[0, :1]
-    distances[blocks, THREADS](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
+    distances[blocks, block](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
     tally.launch()
     if host is not None:
         _copy(out, host, download)
     if pred is not None:
-        predecessors[blocks, THREADS](pred, pred_out, sources)
+        predecessors[blocks, block](pred, pred_out, sources)
         tally.launch()
         if pred_host is not None:
             _copy(pred_out, pred_host, download)

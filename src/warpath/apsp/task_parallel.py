@@ -189,8 +189,14 @@ SPREAD_ITEMS = True
 #: rows active got their own loop; docs/performance.md).
 SPREAD_REGISTERS = 64
 #: The whole items' register cap (:mod:`warpath.apsp.whole_items`; H200, random(1M, 6M),
-#: 1,000 sources, same call: 0.425 s at 64, 0.440 s at 48, 0.466 s uncapped).
-WHOLE_ITEM_REGISTERS = 64
+#: 1,000 sources in one launch, same call: 0.231 s at 48, 0.244 s at 56, 0.258 s at 64,
+#: 0.234 s at 40; with shuffles 0.211 s at 48, 0.226 s at 56 and 64; docs/performance.md,
+#: twenty-eighth session).
+WHOLE_ITEM_REGISTERS = 48
+#: Whether whole items load an item's arcs a lane each and share them by shuffles
+#: (:func:`~warpath.cuda.operators.advance_marked` ``shuffled``; the GPU only): 0.211 s
+#: against 0.227 s at 48 registers (same call as above).
+WHOLE_ITEM_SHUFFLES = True
 
 
 @functools.lru_cache(maxsize=None)
@@ -463,9 +469,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         1,000 sources: 0.67 s against 0.94 s for 32 a lane a row; in an earlier run of
         the same day, 32 a lane a row 0.93 s, 16 rows 1.22 s and 8 rows 1.55 s).
     whole_items : bool
-        ``frontier`` with items of 32 rows only, without near-far: an item in the round
-        relaxes every row, a lane each, and the round's items are found by a sweep of
-        one mark byte an item instead of a queue (:mod:`warpath.apsp.whole_items`).
+        ``frontier`` with items of 32 rows only: an item in the round relaxes every row,
+        a lane each, and the round's items are found by a sweep of one mark byte an item
+        instead of a queue (:mod:`warpath.apsp.whole_items`).  With ``near_far=True``
+        (not on by default for whole items) an item waits while its least lowered row is
+        at or above the launch's bound.
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -491,8 +499,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     NegativeWeightError
         With ``near_far`` on a graph with negative weights.
     OptionError
-        For ``whole_items`` with ``near_far``, without ``frontier`` or with items of other
-        than 32 rows.
+        For ``whole_items`` without ``frontier`` or with items of other than 32 rows.
     MemoryLimitError
         When not even one group fits in the GPU's free memory, or ``deliver="device"``
         and the result does not.
@@ -527,11 +534,12 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     check_loop(loop)
     gpu_rows.check_group_options(group, launch_groups, deliver)
     frontier_tasks(item_rows)   # checks the width before any work
-    whole_items = _check_whole_items(whole_items, frontier, item_rows, near_far, delta)
+    whole_items = _check_whole_items(whole_items, frontier, item_rows)
     dgraph = device_graph(graph)
-    if near_far is None:
-        near_far = not whole_items and (delta is not None
-                                        or near_far_by_default(dgraph, frontier))
+    if near_far is None:   # whole items: buckets only when asked for (docs/performance.md,
+        # twenty-eighth session: as fast or slower, in 3x the rounds)
+        near_far = delta is not None or (not whole_items
+                                         and near_far_by_default(dgraph, frontier))
     if near_far:
         delta = bucket_width(dgraph, delta)
     elif delta is not None:
@@ -561,7 +569,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         n, k, group=group, launch_groups=launch_groups,
         pair_bytes=out.pair_bytes(dtype, index) + item_bytes,
         state_bytes=dtype.itemsize + (item_bytes if frontier else gpu_rows.MASK_BYTES),
-        free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes())
+        free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes(),
+        min_groups=gpu_rows.frontier_groups(where) if frontier else 1)
     out.stage(width)
     d_all = _cuda.device_array(n * width, dtype=dtype)
     masks_all = _cuda.device_array(2 * n * width if predecessors or not frontier else 1,
@@ -572,7 +581,9 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     steps, max_rounds, items = [_round_step()], None, None
     spread = bool(frontier and SPREAD_ITEMS and item_rows == 32 and not whole_items)
     if whole_items:
-        steps, whole = whole_item_steps(), WholeItems(n, width)
+        whole = WholeItems(n, width, dtype, bool(near_far))
+        steps = whole_item_steps(whole.narrow(dgraph.num_edges), bool(near_far),
+                                 WHOLE_ITEM_SHUFFLES)
     elif frontier:
         steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
@@ -590,13 +601,14 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         problem = Problem(dgraph, batch, distances=d, tally=tally)
         on_device = _cuda.to_device(batch)
         if whole_items:
-            state = whole.start(d, on_device, problem)
+            state = whole.start(d, on_device, problem, step_of_delta if near_far else None)
         elif frontier:
             state = items.start(d, batch, on_device, problem)
         else:
             gpu_rows.start_rows(d, masks, on_device, problem.inf, tally)
             state = (d, masks, np.int64(rows), np.int64(n * rows), problem.inf, problem.floor)
-        if near_far:   # the first bucket is [0, delta): one bound for all rows, or each row's
+        if near_far and not whole_items:   # the first bucket is [0, delta): one bound for
+            # all rows, or each row's
             state += (items.near_far_state(rows, dtype, step_of_delta, problem.inf) if frontier
                       else _row_buckets(rows, dtype, step_of_delta, problem.inf))
         stats, negative = enact(problem, steps, state, loop=loop, max_rounds=max_rounds,
@@ -638,25 +650,22 @@ def _register_cap(frontier: bool, spread: bool, whole_items: bool = False) -> in
     return SPREAD_REGISTERS if spread else FRONTIER_REGISTERS
 
 
-def _check_whole_items(whole_items, frontier, item_rows, near_far, delta=None) -> bool:
+def _check_whole_items(whole_items, frontier, item_rows) -> bool:
     """``whole_items`` as a bool, checked against the options it needs.
 
     Raises
     ------
     OptionError
-        For a value that is not a bool, or with ``frontier=False``, ``item_rows`` other
-        than 32, ``near_far=True`` or a ``delta``.
+        For a value that is not a bool, or with ``frontier=False`` or ``item_rows`` other
+        than 32.
 
     Examples
     --------
-    >>> _check_whole_items(True, True, 32, None)
+    >>> _check_whole_items(True, True, 32)
     True
-    >>> _check_whole_items(True, True, 32, True)  # doctest: +ELLIPSIS
+    >>> _check_whole_items(True, False, 32)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    warpath.errors.OptionError: whole_items=True has no near-far buckets: ...
-    >>> _check_whole_items(True, True, 32, None, 5)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    warpath.errors.OptionError: whole_items=True has no near-far buckets, so no delta: ...
+    warpath.errors.OptionError: whole_items=True needs frontier=True and items of 32 rows, ...
     """
     from ..errors import OptionError
 
@@ -667,12 +676,6 @@ def _check_whole_items(whole_items, frontier, item_rows, near_far, delta=None) -
     if not frontier or item_rows != 32:
         raise OptionError("whole_items=True needs frontier=True and items of 32 rows, "
                           f"not frontier={frontier!r}, item_rows={item_rows!r}")
-    if near_far:
-        raise OptionError("whole_items=True has no near-far buckets: leave near_far out "
-                          "or pass False")
-    if delta is not None:
-        raise OptionError("whole_items=True has no near-far buckets, so no delta: leave "
-                          "delta out")
     return True
 
 

@@ -34,8 +34,26 @@ option, not the default (docs/performance.md, twenty-sixth session).  Its positi
 computed without numba's wraparound (:func:`~warpath.cuda.indices.at`) took the 1,000
 sources from 0.426 to 0.344 s (twenty-seventh session).
 
+**Near-far buckets** (``near_far=True``).  Without them an item is expanded in every
+round in which any of its 32 rows was lowered, 8.8 times per arc in the model's
+launch, because the rows' searches pass a vertex in different rounds.  With them,
+each item also keeps its least lowered row since it was last expanded (two slots, one
+per round's parity, lowered by ``atomicMin``), and a round expands only the marked
+items whose least row is below the launch's bound.  The others wait: the step after
+the barrier carries their mark and least row into the next round's slots.  When no
+lowering of a round fell below the bound, the bound moves to ``delta`` past the
+nearest waiting row (each round keeps that least waiting value in one word).  An
+item then gathers the lowerings of many rows before it is expanded once for all of
+them.  In the model (``nf_items`` in docs/performance.md, twenty-eighth session),
+buckets of 50-200 cut the pairs per arc from 8.8 to 5.0-5.7, in 46-82 rounds instead
+of 28.  Positions are 32-bit (:func:`~warpath.cuda.indices.at32`) whenever every
+array of the launch fits (:func:`fits_32_bits`).
+
 State: ``(d, marks, W, items, inf, floor, groups)`` (:meth:`WholeItems.start`), the
-marks for round r at ``(r & 1) * items + item``.
+marks for round r at ``(r & 1) * items + item``; near-far adds ``(lows, bounds, near,
+delta, nearest)``: the least lowered rows (two slots an item, as the marks), and per
+round parity the bound, whether a lowering fell below it, and the least value that
+waits.
 
 Examples
 --------
@@ -62,10 +80,17 @@ ITEM_ROWS = 32
 
 
 @functools.lru_cache(maxsize=None)
-def whole_item_steps() -> list:
+def whole_item_steps(narrow: bool = False, near_far: bool = False,
+                     shuffled: bool = False) -> list:
     """The steps of a round over whole items: an
     :func:`~warpath.cuda.operators.advance_marked` over the items marked for the round,
     then a :func:`~warpath.cuda.operators.filter_indices` that clears those marks.
+    ``narrow=True`` computes every position in unsigned 32-bit arithmetic
+    (:func:`~warpath.cuda.indices.at32`), for launches whose arrays and graph all have
+    fewer than 2**32 entries (:func:`fits_32_bits`).  ``near_far=True`` expands only
+    the items whose least lowered row is below the launch's bound (see the module notes).
+    ``shuffled=True`` loads an item's arcs a lane each and shares them by shuffles
+    (:func:`~warpath.cuda.operators.advance_marked`).
 
     Examples
     --------
@@ -76,14 +101,26 @@ def whole_item_steps() -> list:
     global cuda
     from numba import cuda
 
-    from ..cuda.flags import NEGATIVE_CYCLE
-    from ..cuda.indices import at
+    from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
+    from ..cuda.indices import at, at32
     from ..cuda.operators import advance_marked, filter_indices
+
+    position = at32 if narrow else at
 
     @cuda.jit(device=True)
     def active(state, item, r):
-        """Whether ``item`` is marked for round r."""
-        return state[1][at(r & 1, state[3], item)] != 0
+        """Whether ``item`` is marked for round r (near-far: and its least lowered row is
+        below the bound; one above it waits, and its distance joins the round's nearest)."""
+        slot = position(r & 1, state[3], item)
+        if state[1][slot] == 0:
+            return False
+        if near_far:
+            low = state[7][slot]
+            if low >= state[8][r & 1]:
+                if low < state[11][r & 1]:
+                    cuda.atomic.min(state[11], r & 1, low)
+                return False
+        return True
 
     @cuda.jit(device=True)
     def gather(state, row, u, r):
@@ -91,61 +128,117 @@ def whole_item_steps() -> list:
         unreached rows stay idle."""
         if row >= state[2]:
             return False, state[4]
-        du = state[0][at(u, state[2], row)]
+        du = state[0][position(u, state[2], row)]
         return du != state[4], du
 
     @cuda.jit(device=True)
     def peek(state, row, v):
         """Row ``row``'s distance at the head v, read before the arc's relaxation."""
-        return state[0][at(v, state[2], row)]
+        return state[0][position(v, state[2], row)]
 
     @cuda.jit(device=True)
     def relax(state, row, u, du, v, w, dv, e, r, conv):
         """d[v, row] = min(d[v, row], du + w) when the peeked ``dv`` says it lowers, and
-        v's item is then marked for round r + 1.  A candidate below the floor proves a
-        negative cycle and is not written."""
+        v's item is then marked for round r + 1 (near-far: its least lowered row kept,
+        and the round told whether a lowering fell below the bound, or how near above
+        it).  A candidate below the floor proves a negative cycle and is not written."""
         candidate = du + w
         if not candidate < dv:
             return False
         if candidate < state[5]:
             conv[NEGATIVE_CYCLE] = 1
             return False
-        cuda.atomic.min(state[0], at(v, state[2], row), candidate)
-        state[1][at((r + 1) & 1, state[3], at(v, state[6], row // ITEM_ROWS))] = 1
+        cuda.atomic.min(state[0], position(v, state[2], row), candidate)
+        slot = position((r + 1) & 1, state[3], position(v, state[6], row // ITEM_ROWS))
+        state[1][slot] = 1
+        if near_far:
+            if candidate < state[7][slot]:
+                cuda.atomic.min(state[7], slot, candidate)
+            if candidate < state[8][r & 1]:
+                if state[9][r & 1] == 0:
+                    state[9][r & 1] = 1
+            elif candidate < state[11][r & 1]:
+                cuda.atomic.min(state[11], r & 1, candidate)
         return True
 
     @cuda.jit(device=True)
     def every_item(graph, frontier, state, conv, r, thread):
+        """Every item; near-far: thread 0 sets round r + 1's books (the bound moves to
+        ``delta`` past the nearest waiting row when no lowering fell below it)."""
+        if near_far and thread == 0:
+            now, then = r & 1, (r + 1) & 1
+            bound, nearest = state[8][now], state[11][now]
+            if state[9][now] == 0 and nearest < state[4]:
+                moved = nearest + state[10]
+                bound = moved if moved > nearest else state[4]
+            state[8][then] = bound
+            state[9][then] = 0
+            state[11][then] = state[4]
+            if nearest < state[4]:   # rows wait: the rounds go on
+                mark_changed(conv, r)
         return state[3]
 
     @cuda.jit(device=True)
     def unmark(state, row, item, r, conv):
-        """Clear ``item``'s mark for round r (every lane has read it)."""
-        state[1][at(r & 1, state[3], item)] = 0
+        """Clear ``item``'s mark for round r (every lane has read it); near-far: an item
+        that waited moves, with its least lowered row, into round r + 1's."""
+        now = position(r & 1, state[3], item)
+        if near_far and state[1][now] != 0:
+            low = state[7][now]
+            if low >= state[8][r & 1]:
+                then = position((r + 1) & 1, state[3], item)
+                state[1][then] = 1
+                if low < state[7][then]:
+                    state[7][then] = low
+            state[7][now] = state[4]
+        state[1][now] = 0
         return False
 
-    return [advance_marked(active, gather, peek, relax), filter_indices(every_item, unmark)]
+    return [advance_marked(active, gather, peek, relax, narrow, shuffled),
+            filter_indices(every_item, unmark)]
 
 
 @functools.lru_cache(maxsize=None)
 def _mark_kernel():
-    """``mark(marks, sources, groups)``: round 0's mark on each row's source item (after
-    ``gpu_rows``' start kernel has filled d and cleared every mark)."""
+    """``mark(marks, lows, sources, groups)``: round 0's mark on each row's source item,
+    and (near-far, ``lows`` longer than one) its least lowered row, the source's 0
+    (after ``gpu_rows``' start kernel has filled d and cleared every mark)."""
     global cuda
     from numba import cuda
 
     @cuda.jit
-    def mark(marks, sources, groups):
+    def mark(marks, lows, sources, groups):
         row = cuda.grid(1)
         if row < sources.shape[0]:
-            marks[sources[row] * groups + row // ITEM_ROWS] = 1
+            item = sources[row] * groups + row // ITEM_ROWS
+            marks[item] = 1
+            if lows.shape[0] > 1:
+                lows[item] = 0
 
     return mark
 
 
+def fits_32_bits(n: int, width: int, arcs: int) -> bool:
+    """Whether every position of a launch of ``width`` rows on ``n`` vertices and ``arcs``
+    arcs (distances, both rounds' marks, arcs) is below 2**32: then
+    :func:`whole_item_steps` ``(narrow=True)`` serves it.
+
+    Examples
+    --------
+    >>> fits_32_bits(1_000_000, 1024, 6_000_000), fits_32_bits(2**27, 64, 6_000_000)
+    (True, False)
+    """
+    from ..cuda.indices import AT32_LIMIT
+    from ..cuda.mappings import item_groups
+
+    marks = 2 * n * item_groups(width)
+    return max(n * width, marks, arcs, n + 1) < AT32_LIMIT
+
+
 class WholeItems:
     """The whole items' marks (two bytes an item) for launches of up to ``width`` rows on
-    ``n`` vertices.
+    ``n`` vertices, and with ``near_far`` each item's least lowered row, two an item, in
+    the distances' ``dtype``.
 
     Examples
     --------
@@ -160,30 +253,57 @@ class WholeItems:
     >>> state = items.start(d, nb.to_device(np.array([2, 1])), problem)
     >>> state[1].copy_to_host().tolist(), d.copy_to_host().tolist()[:4]
     ([0, 1, 1, 0, 0, 0], [2147483647, 2147483647, 2147483647, 0])
+    >>> far = WholeItems(3, 40, np.int32, near_far=True)
+    >>> state = far.start(d, nb.to_device(np.array([2, 1])), problem, np.int32(5))
+    >>> state[7].copy_to_host().tolist()[:3], state[8].copy_to_host().tolist()
+    ([2147483647, 0, 0], [5, 5])
     """
 
-    def __init__(self, n: int, width: int):
+    def __init__(self, n: int, width: int, dtype=None, near_far: bool = False):
         from numba import cuda as _cuda
 
         from ..cuda.mappings import item_groups
 
         self.n = n
-        self.marks = _cuda.device_array(2 * n * item_groups(width), dtype=np.uint8)
+        self.width = width
+        self.near_far = bool(near_far)
+        items = n * item_groups(width)
+        self.marks = _cuda.device_array(2 * items, dtype=np.uint8)
+        self.lows = _cuda.device_array(2 * items if near_far else 1, dtype=dtype or np.int32)
 
-    def start(self, d, on_device, problem) -> tuple:
+    def narrow(self, arcs: int) -> bool:
+        """Whether this launch width's positions fit in 32 bits on a graph of ``arcs``
+        arcs (:func:`fits_32_bits`)."""
+        return fits_32_bits(self.n, self.width, arcs)
+
+    def start(self, d, on_device, problem, delta=None) -> tuple:
         """Start a launch of the rows ``on_device`` (sources on the GPU): the state tuple
-        of :func:`whole_item_steps`."""
+        of :func:`whole_item_steps`; near-far's first bound is ``delta``."""
+        from numba import cuda as _cuda
+
+        from ..cuda.fills import fill_job, run_fills
         from ..cuda.mappings import item_groups
         from ..cuda.runtime import THREADS, blocks_for
         from . import gpu_rows
 
         rows = on_device.shape[0]
         groups = item_groups(rows)
-        marks = self.marks[:2 * self.n * groups]
+        items = self.n * groups
+        marks = self.marks[:2 * items]
+        lows = self.lows[:2 * items] if self.near_far else self.lows
         start_items = gpu_rows._kernels()[3]   # d filled, every mark cleared
         start_items[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
             d, marks, on_device, problem.inf)
-        _mark_kernel()[blocks_for(rows), THREADS](marks, on_device, np.int64(groups))
-        problem.tally.launch(2)
-        return (d, marks, np.int64(rows), np.int64(self.n * groups), problem.inf,
-                problem.floor, np.int64(groups))
+        if self.near_far:
+            run_fills([fill_job(lows, lows.shape[0], problem.inf)])
+        _mark_kernel()[blocks_for(rows), THREADS](marks, lows, on_device, np.int64(groups))
+        problem.tally.launch(3 if self.near_far else 2)
+        state = (d, marks, np.int64(rows), np.int64(items), problem.inf, problem.floor,
+                 np.int64(groups))
+        if not self.near_far:
+            return state
+        kind = d.dtype.type
+        books = (_cuda.to_device(np.array([delta, delta], d.dtype)),
+                 _cuda.to_device(np.zeros(2, np.uint8)), kind(delta),
+                 _cuda.to_device(np.array([problem.inf, problem.inf], d.dtype)))
+        return state + (lows,) + books

@@ -337,7 +337,8 @@ PEEK_ARCS = 4
 
 
 @functools.lru_cache(maxsize=None)
-def advance_marked(active, gather, peek, visit) -> Operator:
+def advance_marked(active, gather, peek, visit, narrow: bool = False,
+                   shuffled: bool = False) -> Operator:
     """:func:`advance` over the items marked for the round (a
     :func:`~warpath.cuda.mappings.marked_items` mapping): no queue.
 
@@ -354,6 +355,13 @@ def advance_marked(active, gather, peek, visit) -> Operator:
     round r must stay readable until the round ends (the method clears them in a
     later step: the simulator's lanes read them one after another).
 
+    ``narrow=True`` walks the arcs with unsigned 32-bit positions
+    (:func:`~warpath.cuda.indices.at32`): for graphs of fewer than 2**32 arcs, whose
+    method's own positions fit in 32 bits too.  ``shuffled=True`` (GPU only; the
+    simulator has no shuffles) loads up to 32 of an item's arcs at once, a lane each, and
+    hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`), so an item's
+    chain of loads is its bounds, one load of heads and weights, then the peeks.
+
     Examples
     --------
     >>> op = advance_marked(_demo_item_active, _demo_item_gather, _demo_peek, _demo_peeked)
@@ -361,50 +369,118 @@ def advance_marked(active, gather, peek, visit) -> Operator:
     ...                                       _demo_peek, _demo_peeked)
     ('marked-items', True)
     """
-    from .indices import at
-    from .lanes import vote
+    from .indices import at, at32, narrow as narrow_position, wide
+    from .lanes import pick, vote
     from .mappings import ITEM_ROWS, marked_items
     from .runtime import SIMULATOR
 
     width = ITEM_ROWS
+    position = at32 if narrow else at
+    arc = narrow_position if narrow else wide
 
     @cuda.jit(device=True)
-    def expand(graph, state, conv, rows, groups, item, lane, r):
-        """Item ``item``'s arcs for this lane's row: ``(relaxations, changed)``."""
-        u, group = item, item - item   # one group of rows: no 64-bit division
-        if groups > 1:
-            u = item // groups
-            group = item - u * groups
+    def next_within(e, last):
+        """The arc position after ``e``, or ``last`` past it."""
+        following = arc(e + arc(1))
+        return following if following < last else last
+
+    @cuda.jit(device=True)
+    def peek_and_visit(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3,
+                       r, conv):
+        """Four arcs of u for this lane's row: the heads' distances peeked, then the
+        visits; an arc whose position repeats the one before (a copy clamped at the
+        row's last arc) is not visited.  ``(visits, changed)``."""
+        d0 = peek(state, row, v0)
+        d1 = peek(state, row, v1)
+        d2 = peek(state, row, v2)
+        d3 = peek(state, row, v3)
+        changed = visit(state, row, u, du, v0, w0, d0, e0, r, conv)
+        count = 1
+        if e1 > e0:
+            changed |= visit(state, row, u, du, v1, w1, d1, e1, r, conv)
+            count += 1
+        if e2 > e1:
+            changed |= visit(state, row, u, du, v2, w2, d2, e2, r, conv)
+            count += 1
+        if e3 > e2:
+            changed |= visit(state, row, u, du, v3, w3, d3, e3, r, conv)
+            count += 1
+        return count, changed
+
+    @cuda.jit(device=True)
+    def item_arcs(graph, state, u, group, lane, r):
+        """This lane's row of vertex u's item ``group``, the item's arc positions
+        ``[start, stop)`` and the method's ``gather`` of the row: ``(row, start, stop,
+        active, du)``."""
         row = group * width + lane
-        indptr, heads, weights = graph[0], graph[1], graph[2]
-        start, end = indptr[at(u, 1, 0)], indptr[at(u, 1, 1)]
+        indptr = graph[0]
+        start, stop = arc(indptr[position(u, 1, 0)]), arc(indptr[position(u, 1, 1)])
         live, du = gather(state, row, u, r)
+        return row, start, stop, live, du
+
+    @cuda.jit(device=True)
+    def expand(graph, state, conv, rows, u, group, lane, r):
+        """The arcs of vertex u's item ``group`` for this lane's row: ``(relaxations,
+        changed)``."""
+        row, e0, stop, live, du = item_arcs(graph, state, u, group, lane, r)
+        heads, weights = graph[1], graph[2]
         count = 0
         changed = False
         if not live:
             return count, changed
-        for e0 in range(start, end, PEEK_ARCS):
-            e1, e2, e3 = e0 + 1, e0 + 2, e0 + 3
-            v0, w0 = heads[at(e0, 1, 0)], weights[at(e0, 1, 0)]
-            v1, w1 = (heads[at(e1, 1, 0)], weights[at(e1, 1, 0)]) if e1 < end else (v0, w0)
-            v2, w2 = (heads[at(e2, 1, 0)], weights[at(e2, 1, 0)]) if e2 < end else (v0, w0)
-            v3, w3 = (heads[at(e3, 1, 0)], weights[at(e3, 1, 0)]) if e3 < end else (v0, w0)
-            d0 = peek(state, row, v0)
-            d1 = peek(state, row, v1)
-            d2 = peek(state, row, v2)
-            d3 = peek(state, row, v3)
-            changed |= visit(state, row, u, du, v0, w0, d0, e0, r, conv)
-            count += 1
-            if e1 < end:
-                changed |= visit(state, row, u, du, v1, w1, d1, e1, r, conv)
-                count += 1
-            if e2 < end:
-                changed |= visit(state, row, u, du, v2, w2, d2, e2, r, conv)
-                count += 1
-            if e3 < end:
-                changed |= visit(state, row, u, du, v3, w3, d3, e3, r, conv)
-                count += 1
+        last = arc(stop - arc(1))
+        while e0 < stop:
+            # Past the row's last arc a lane loads the last arc again (the same line, no
+            # branch) and does not visit it.
+            e1 = next_within(e0, last)
+            e2 = next_within(e1, last)
+            e3 = next_within(e2, last)
+            did, lowered = peek_and_visit(
+                state, row, u, du, heads[e0], heads[e1], heads[e2], heads[e3], weights[e0],
+                weights[e1], weights[e2], weights[e3], e0, e1, e2, e3, r, conv)
+            count += did
+            changed |= lowered
+            e0 = arc(e0 + arc(PEEK_ARCS))
         return count, changed
+
+    @cuda.jit(device=True)
+    def expand_shuffled(graph, state, conv, rows, u, group, lane, r):
+        """:func:`expand` with the item's arcs loaded 32 at a time, a lane each, and
+        handed round by shuffles.  Every lane walks the arcs (a shuffle needs the whole
+        warp); a lane whose row is idle visits none."""
+        row, window, stop, live, du = item_arcs(graph, state, u, group, lane, r)
+        heads, weights = graph[1], graph[2]
+        count = 0
+        changed = False
+        one = arc(1)
+        last = arc(stop - one)
+        while window < stop:
+            mine = arc(window + arc(lane))
+            mine = mine if mine < last else last
+            my_head, my_weight = heads[mine], weights[mine]
+            here = arc(stop - window)
+            here = here if here < arc(width) else arc(width)   # this window's arcs
+            top = arc(here - one)
+            k0 = arc(0)
+            while k0 < here:
+                k1 = next_within(k0, top)
+                k2 = next_within(k1, top)
+                k3 = next_within(k2, top)
+                v0, w0 = pick(my_head, np.int32(k0)), pick(my_weight, np.int32(k0))
+                v1, w1 = pick(my_head, np.int32(k1)), pick(my_weight, np.int32(k1))
+                v2, w2 = pick(my_head, np.int32(k2)), pick(my_weight, np.int32(k2))
+                v3, w3 = pick(my_head, np.int32(k3)), pick(my_weight, np.int32(k3))
+                if live:
+                    did, lowered = peek_and_visit(
+                        state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, window + k0,
+                        window + k1, window + k2, window + k3, r, conv)
+                    count += did
+                    changed |= lowered
+                k0 = arc(k0 + arc(PEEK_ARCS))
+            window = arc(window + arc(width))
+        return count, changed
+
+    walk = expand_shuffled if shuffled and not SIMULATOR else expand
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -413,23 +489,44 @@ def advance_marked(active, gather, peek, visit) -> Operator:
         groups = (rows + width - 1) // width
         items = (graph[0].shape[0] - 1) * groups
         lane = thread % width
-        for base in range(thread - lane, items, stride):   # 32 items a warp, same trips
+        first = thread - lane
+        # Item i is vertex i // groups, group i % groups.  A division per item was a sixth
+        # of the instructions (H200 profile, 1,000 rows): the warp's first item and the
+        # stride are divided once, and each chunk's vertex and group are carried forward.
+        u0 = first // groups
+        g0 = first - u0 * groups
+        stride_u = stride // groups
+        stride_g = stride - stride_u * groups
+        for base in range(first, items, stride):   # 32 items a warp, same trips
             if SIMULATOR:   # no votes: every lane asks about each item in turn
                 for bit in range(width):
-                    if base + bit < items and active(state, base + bit, r):
-                        did, lowered = expand(graph, state, conv, rows, groups, base + bit,
+                    item = base + bit
+                    if item < items and active(state, item, r):
+                        u = item // groups
+                        did, lowered = expand(graph, state, conv, rows, u, item - u * groups,
                                               lane, r)
                         count += did
                         changed |= lowered
-                continue
-            mine = base + lane < items and active(state, base + lane, r)
-            mask = np.int64(vote(mine)) & 0xFFFFFFFF
-            while mask != 0:
-                bit = np.int64(cuda.popc((mask & -mask) - 1))   # the lowest set bit
-                mask &= mask - 1
-                did, lowered = expand(graph, state, conv, rows, groups, base + bit, lane, r)
-                count += did
-                changed |= lowered
+            else:
+                mine = base + lane < items and active(state, base + lane, r)
+                mask = np.uint32(vote(mine))
+                while mask != 0:
+                    bit = cuda.ffs(mask) - 1   # the lowest set bit
+                    mask = np.uint32(mask & (mask - np.uint32(1)))
+                    u, group = u0 + bit, g0
+                    if groups > 1:
+                        u, group = u0, g0 + bit
+                        while group >= groups:
+                            group -= groups
+                            u += 1
+                    did, lowered = walk(graph, state, conv, rows, u, group, lane, r)
+                    count += did
+                    changed |= lowered
+            g0 += stride_g
+            u0 += stride_u
+            if g0 >= groups:
+                g0 -= groups
+                u0 += 1
         if changed:
             mark_changed(conv, r)
         return count
