@@ -166,7 +166,7 @@ def _near_far_steps():
             if state[7][row] == 0:
                 nearest = state[9][row]
                 bound = nearest + state[8]
-                state[6][row] = bound if bound > nearest else state[4]
+                state[6][row] = bound if nearest < bound < state[4] else state[4]
         state[9][row] = state[4]
         state[7][row] = 0
         state[7][waiting] = 0
@@ -316,7 +316,8 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
             bound = state[7][now]
             if moving:
                 bound = nearest + state[9]
-                if not bound > nearest:   # a float too large to move by delta
+                if not nearest < bound < state[4]:   # a float too large to move by
+                    # delta, or an integer sum past the distance type (int32 sums widen)
                     bound = state[4]
             state[7][then] = bound
             state[8][then] = 0

@@ -169,8 +169,8 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
             now, then = r & 1, (r + 1) & 1
             bound, nearest = state[8][now], state[11][now]
             if state[9][now] == 0 and nearest < state[4]:
-                moved = nearest + state[10]
-                bound = moved if moved > nearest else state[4]
+                moved = nearest + state[10]   # int32 sums widen: checked against inf
+                bound = moved if nearest < moved < state[4] else state[4]
             state[8][then] = bound
             state[9][then] = 0
             state[11][then] = state[4]
@@ -227,12 +227,15 @@ def fits_32_bits(n: int, width: int, arcs: int) -> bool:
     --------
     >>> fits_32_bits(1_000_000, 1024, 6_000_000), fits_32_bits(2**27, 64, 6_000_000)
     (True, False)
+    >>> fits_32_bits(1000, 32, 2**32 - 40), fits_32_bits(1000, 32, 2**32 - 20)
+    (True, False)
     """
     from ..cuda.indices import AT32_LIMIT
     from ..cuda.mappings import item_groups
 
     marks = 2 * n * item_groups(width)
-    return max(n * width, marks, arcs, n + 1) < AT32_LIMIT
+    # the arc walks step past the last arc by up to a warp before they stop
+    return max(n * width, marks, arcs + ITEM_ROWS, n + 1) < AT32_LIMIT
 
 
 class WholeItems:

@@ -428,8 +428,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         changed = False
         if not live:
             return count, changed
-        last = arc(stop - arc(1))
         while e0 < stop:
+            last = arc(stop - arc(1))   # inside: an item without arcs computes none
             # Past the row's last arc a lane loads the last arc again (the same line, no
             # branch) and does not visit it.
             e1 = next_within(e0, last)
@@ -453,8 +453,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         count = 0
         changed = False
         one = arc(1)
-        last = arc(stop - one)
         while window < stop:
+            last = arc(stop - one)
             mine = arc(window + arc(lane))
             mine = mine if mine < last else last
             my_head, my_weight = heads[mine], weights[mine]
