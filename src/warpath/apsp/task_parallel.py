@@ -126,6 +126,7 @@ def _near_far_steps():
     global cuda
     from numba import cuda
 
+    from ..cuda.distances import bound_past
     from ..cuda.flags import mark_changed
     from ..cuda.mappings import tasks
     from ..cuda.operators import advance, per_row
@@ -164,9 +165,7 @@ def _near_far_steps():
         if state[7][waiting] != 0:
             mark_changed(conv, r)
             if state[7][row] == 0:
-                nearest = state[9][row]
-                bound = nearest + state[8]
-                state[6][row] = bound if nearest < bound < state[4] else state[4]
+                state[6][row] = bound_past(state[9][row], state[8], state[4])
         state[9][row] = state[4]
         state[7][row] = 0
         state[7][waiting] = 0
@@ -241,6 +240,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
     from numba import cuda
 
     from ..cuda.atomics import relax_min, take_lane
+    from ..cuda.distances import bound_past
     from ..cuda.flags import mark_changed
     from ..cuda.mappings import frontier_tasks
     from ..cuda.operators import QUEUE, advance, filter_indices
@@ -315,10 +315,7 @@ def _frontier_steps(near_far: bool, item_rows: int = 32, spread: bool = False):
         if thread == 0:
             bound = state[7][now]
             if moving:
-                bound = nearest + state[9]
-                if not nearest < bound < state[4]:   # a float too large to move by
-                    # delta, or an integer sum past the distance type (int32 sums widen)
-                    bound = state[4]
+                bound = bound_past(nearest, state[9], state[4])
             state[7][then] = bound
             state[8][then] = 0
             state[10][then] = state[4] if moving else nearest

@@ -101,6 +101,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     global cuda
     from numba import cuda
 
+    from ..cuda.distances import bound_past
     from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
     from ..cuda.indices import at, at32
     from ..cuda.operators import advance_marked, filter_indices
@@ -169,8 +170,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
             now, then = r & 1, (r + 1) & 1
             bound, nearest = state[8][now], state[11][now]
             if state[9][now] == 0 and nearest < state[4]:
-                moved = nearest + state[10]   # int32 sums widen: checked against inf
-                bound = moved if nearest < moved < state[4] else state[4]
+                bound = bound_past(nearest, state[10], state[4])
             state[8][then] = bound
             state[9][then] = 0
             state[11][then] = state[4]

@@ -27,6 +27,27 @@ from .runtime import SIMULATOR, THREADS, blocks_for
 infinity = unreached_value
 
 
+@cuda.jit(device=True)
+def bound_past(nearest, delta, inf):
+    """A near-far bucket's next bound: ``nearest + delta``, or ``inf`` (every distance
+    taken) where that sum does not lie strictly between ``nearest`` and ``inf``: a float
+    too large to move by ``delta``, or an integer sum past the distance type (numba sums
+    int32 values in int64, so the sum itself does not wrap).
+
+    Examples
+    --------
+    >>> @cuda.jit
+    ... def bounds(out):
+    ...     out[0] = bound_past(np.int32(10), np.int32(5), np.int32(100))
+    ...     out[1] = bound_past(np.int32(98), np.int32(5), np.int32(100))
+    >>> out = cuda.to_device(np.zeros(2, np.int32))
+    >>> bounds[1, 1](out); out.copy_to_host().tolist()
+    [15, 100]
+    """
+    moved = nearest + delta
+    return moved if nearest < moved < inf else inf
+
+
 def floor_value(graph, dtype):
     """A distance below every simple path's length: reaching it proves a negative cycle.
 
