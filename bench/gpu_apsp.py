@@ -96,7 +96,8 @@ class Bench:
         for this run (``form``: "spread" or "lanes", the way of walking an item of 32 rows;
         ``read_first``: reads before the round's atomics, in trees that still have that
         switch, before 2026-11-28; ``whole_registers``: the register cap of
-        ``whole_items=True``, 0 for none), else its defaults."""
+        ``whole_items=True``, 0 for none; ``shuffles``: whole items' arcs shared by
+        shuffles; ``pairs``: shuffled whole items two at a time), else its defaults."""
         w = self.warpath
         from warpath.apsp import task_parallel
 
@@ -374,6 +375,7 @@ ITEM_FORMS = {"spread": True, "lanes": False}
 SWITCHES = {"form": ("SPREAD_ITEMS", ITEM_FORMS),
             "read_first": ("READ_FIRST", {False: False, True: True}),
             "shuffles": ("WHOLE_ITEM_SHUFFLES", {False: False, True: True}),
+            "pairs": ("WHOLE_ITEM_PAIRS", {False: False, True: True}),
             "whole_registers": ("WHOLE_ITEM_REGISTERS",
                                 {cap: cap for cap in (0, 40, 48, 56, 64, 72, 80, 96)})}
 
@@ -397,7 +399,7 @@ def parse_variant(text):
             options[key] = value
             continue
         number = float(value)
-        if key in ("frontier", "near_far", "read_first", "whole_items", "shuffles"):
+        if key in ("frontier", "near_far", "read_first", "whole_items", "shuffles", "pairs"):
             options[key] = bool(number)
         else:
             options[key] = int(number) if number.is_integer() and key != "delta" else number

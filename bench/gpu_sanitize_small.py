@@ -97,6 +97,27 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
                                                 {"tile": 16})])
 
 
+def check_whole_item_walks(g, ref):
+    """multi_source on ``g`` (scipy's rows ``ref``) with the queue of items, and with whole
+    items walked one and two at a time; the failures."""
+    from warpath.apsp import task_parallel
+
+    failures = 0
+    kept = task_parallel.WHOLE_ITEM_PAIRS
+    for whole, paired in ((False, False), (True, False), (True, True)):
+        task_parallel.WHOLE_ITEM_PAIRS = paired
+        try:
+            m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
+                                     group=2, predecessors=False, whole_items=whole)
+        finally:
+            task_parallel.WHOLE_ITEM_PAIRS = kept
+        ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
+        failures += not ok
+        print(g.num_vertices, "multi_source task-parallel, whole items", whole, "paired",
+              paired, "ok" if ok else "WRONG", flush=True)
+    return failures
+
+
 def check_apsp(graphs):
     """Every GPU APSP method against scipy, paths included; the failures."""
     failures = 0
@@ -111,13 +132,9 @@ def check_apsp(graphs):
             ok = ok and all(len(r.path(int(s), int(t))) > 0 for s, t in reachable)
             failures += not ok
             print(g.num_vertices, "apsp", method, options, "ok" if ok else "WRONG", flush=True)
-        for whole in (False, True):
-            m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
-                                     group=2, predecessors=False, whole_items=whole)
-            ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
-            failures += not ok
-            print(g.num_vertices, "multi_source task-parallel, whole items", whole,
-                  "ok" if ok else "WRONG", flush=True)
+        failures += check_whole_item_walks(g, ref)
+    wide = gen.complete(40, seed=9)   # 39 arcs a vertex: whole items walk two windows
+    failures += check_whole_item_walks(wide, csgraph.johnson(wide.to_scipy()))
     cyclic = gen.with_negative_cycle(gen.grid(4, 4, seed=5), seed=6)
     for method, options in (("task-parallel", {}), ("task-parallel", {"whole_items": True}),
                             ("johnson", {}), ("floyd-warshall", {}), ("repeated-sssp", {})):

@@ -376,6 +376,36 @@ def test_both_forms_on_larger_graphs_on_the_gpu():
             np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))
 
 
+def test_whole_items_by_default_on_small_world_graphs_without_hubs(monkeypatch):
+    from warpath.apsp import task_parallel
+
+    def rows(graph, **options):
+        return warpath.multi_source(graph, [0, 7, 13], method="task-parallel", device="cuda",
+                                    predecessors=False, **options)
+
+    small = gen.random(40, 200, seed=4)
+    assert not rows(small).stats["whole_items"]   # below the threshold
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEMS_MIN_ARCS", 10)
+    on = rows(small)
+    assert on.stats["whole_items"] and not on.stats["near_far"]
+    np.testing.assert_array_equal(on.distances, scipy_rows(small, [0, 7, 13]))
+    hubs = gen.power_law(60, 4, 40, seed=5)   # out-degrees vary more than their mean
+    ring = gen.ring(60, seed=6)               # 59 hops across
+    for graph in (hubs, ring):
+        matrix = rows(graph)
+        assert not matrix.stats["whole_items"]
+        np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, [0, 7, 13]))
+    assert not rows(small, frontier=False).stats["whole_items"]
+    assert not rows(small, item_rows=16).stats["whole_items"]
+    assert not rows(small, whole_items=False).stats["whole_items"]
+    # Johnson asks the rule of the graph itself: the reweighted copy has no host statistics
+    negative = gen.with_negative_weights(small, seed=1)
+    johnson = warpath.multi_source(negative, [0, 7, 13], method="johnson", device="cuda",
+                                   predecessors=False)
+    assert johnson.stats["whole_items"]
+    np.testing.assert_array_equal(johnson.distances, scipy_rows(negative, [0, 7, 13]))
+
+
 def test_items_of_32_rows_are_spread_on_a_gpu_and_narrower_ones_are_not():
     from warpath.cuda.runtime import SIMULATOR
 
@@ -405,7 +435,7 @@ def test_spread_items_and_a_lane_a_row_give_the_same_rows_on_the_gpu(monkeypatch
             for near_far in (False, True):
                 matrix = warpath.multi_source(graph, sources, method="task-parallel",
                                               device="cuda", predecessors=False,
-                                              near_far=near_far)
+                                              near_far=near_far, whole_items=False)
                 assert matrix.stats["spread"] is spread
                 np.testing.assert_array_equal(matrix.distances, expected,
                                               err_msg=f"spread={spread} near_far={near_far}")

@@ -184,14 +184,16 @@ def test_larger_graphs_on_the_gpu():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("shuffles", [False, True])
+@pytest.mark.parametrize("shuffles, paired", [(False, False), (True, False), (True, True)])
 @pytest.mark.parametrize("near_far", [False, True])
 def test_arcs_loaded_by_each_lane_or_shared_by_shuffles_on_the_gpu(monkeypatch, near_far,
-                                                                    shuffles):
-    # the simulator has no shuffles: both ways of reading an item's arcs run on a GPU only
+                                                                    shuffles, paired):
+    # the simulator has no shuffles: both ways of reading an item's arcs run on a GPU only;
+    # 273 rows are 9 groups, so a warp's 32 items split between vertices unevenly
     from warpath.apsp import task_parallel
 
     monkeypatch.setattr(task_parallel, "WHOLE_ITEM_SHUFFLES", shuffles)
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEM_PAIRS", paired)
     for graph in (gen.random(3000, 18000, seed=21), gen.complete(60, seed=22),
                   gen.power_law(2000, 6, 300, seed=23), gen.grid(40, 40, seed=24)):
         sources = np.arange(0, graph.num_vertices, 11)
@@ -200,9 +202,13 @@ def test_arcs_loaded_by_each_lane_or_shared_by_shuffles_on_the_gpu(monkeypatch, 
 
 
 @pytest.mark.gpu
-def test_many_groups_and_items_past_the_grid_on_the_gpu():
+@pytest.mark.parametrize("paired", [False, True])
+def test_many_groups_and_items_past_the_grid_on_the_gpu(monkeypatch, paired):
     # 1,024 rows (32 groups an item's vertex) and more items than the grid has threads:
     # warps make several trips, carrying their vertex and group across the stride
+    from warpath.apsp import task_parallel
+
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEM_PAIRS", paired)
     graph = gen.random(3000, 18000, seed=25)
     sources = np.arange(1024) % graph.num_vertices
     expected = scipy_rows(graph, sources)

@@ -147,7 +147,7 @@ def reweighted(dgraph, h, tally):
                   "task-parallel rows")
 def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
             launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
-            frontier=True, item_rows=32, whole_items=False, potentials=DEFAULT_POTENTIALS):
+            frontier=True, item_rows=32, whole_items=None, potentials=DEFAULT_POTENTIALS):
     """Shortest paths from each of ``sources`` by Johnson's algorithm on the GPU.
 
     Parameters
@@ -187,7 +187,7 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
     from ..dtypes import distance_dtype
     from ..negative_cycles import host_graph
     from .memory import result_dtype
-    from .task_parallel import solve
+    from .task_parallel import solve, whole_items_by_default
 
     options = dict(predecessors=predecessors, progress=progress, group=group,
                    launch_groups=launch_groups, loop=loop, deliver=deliver, near_far=near_far,
@@ -197,6 +197,8 @@ def johnson(graph, sources, *, predecessors=True, progress=None, group=GROUP,
     solver = potentials_method(potentials, dgraph)
     if not dgraph.has_negative_weights:
         return solve(dgraph, sources, **options)
+    if whole_items is None:   # the reweighted graph has these arcs, but no host copy to ask
+        options["whole_items"] = whole_items_by_default(dgraph, frontier, item_rows)
     virtual = with_virtual_source(host_graph(dgraph))
     first = solver.run(virtual, dgraph.num_vertices, predecessors=False)  # raises on a cycle
     h = first.device_distances[:dgraph.num_vertices]

@@ -188,14 +188,20 @@ SPREAD_ITEMS = True
 #: rows active got their own loop; docs/performance.md).
 SPREAD_REGISTERS = 64
 #: The whole items' register cap (:mod:`warpath.apsp.whole_items`; H200, random(1M, 6M),
-#: 1,000 sources in one launch, same call: 0.231 s at 48, 0.244 s at 56, 0.258 s at 64,
-#: 0.234 s at 40; with shuffles 0.211 s at 48, 0.226 s at 56 and 64; docs/performance.md,
-#: twenty-eighth session).
-WHOLE_ITEM_REGISTERS = 48
+#: 1,000 sources in one launch).  Twenty-eighth session, one item at a time, same call:
+#: 0.231 s at 48, 0.244 s at 56, 0.258 s at 64, 0.234 s at 40; with shuffles 0.211 s at
+#: 48, 0.226 s at 56 and 64.  Twenty-ninth, two items at a time (:data:`WHOLE_ITEM_PAIRS`):
+#: 0.199 and 0.206 s at 64 against 0.214 and 0.219 s for one at a time at 48 (same call),
+#: 0.221 s at 56, and at 48 they spill (0.259 s); docs/performance.md.
+WHOLE_ITEM_REGISTERS = 64
 #: Whether whole items load an item's arcs a lane each and share them by shuffles
 #: (:func:`~warpath.cuda.operators.advance_marked` ``shuffled``; the GPU only): 0.211 s
-#: against 0.227 s at 48 registers (same call as above).
+#: against 0.227 s at 48 registers (twenty-eighth session, same call).
 WHOLE_ITEM_SHUFFLES = True
+#: Whether shuffled whole items walk two items of a vertex of at most 32 arcs at once
+#: (:func:`~warpath.cuda.operators.advance_marked` ``paired``): eight peeks in flight a
+#: lane instead of four (figures at :data:`WHOLE_ITEM_REGISTERS`).
+WHOLE_ITEM_PAIRS = True
 
 
 @functools.lru_cache(maxsize=None)
@@ -361,6 +367,47 @@ def near_far_by_default(dgraph, frontier: bool = True) -> bool:
     return bool(frontier and dgraph.num_edges >= NEAR_FAR_MIN_ARCS and dgraph.min_weight >= 0)
 
 
+#: ``whole_items=None`` takes whole items only on graphs of at least this many arcs.  The
+#: smallest graph measured with whole items ahead is Okuyama's random one (16,384 arcs,
+#: 0.017 against 0.062 s); smaller graphs keep the queue of items, unmeasured.
+WHOLE_ITEMS_MIN_ARCS = 1 << 13
+
+
+def whole_items_by_default(dgraph, frontier: bool = True, item_rows: int = 32) -> bool:
+    """Whether ``whole_items=None`` means whole items on ``dgraph``: frontier rounds over
+    items of 32 rows, at least :data:`WHOLE_ITEMS_MIN_ARCS` arcs, a small-world graph
+    (:func:`~warpath.graph_stats.low_diameter`) whose out-degrees are not skewed
+    (:func:`~warpath.graph_stats.skewed_degrees`).
+
+    Measured on an H200, each pair in one call (docs/performance.md, twenty-ninth
+    session): whole items ahead on random(1M, 6M) with 1,000 sources (0.21 against 0.47
+    s) and on Okuyama's random and complete graphs (0.017 against 0.062 s, 0.20 against
+    0.41 s); behind on his power-law graph (0.115 against 0.035 s: a warp walks a hub's
+    arcs for each of its items) and on his ring (0.163 against 0.088 s: 9,354 rounds,
+    each sweeping every item's mark).  A device graph without a host copy has no
+    statistics: the queue of items.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> from warpath.cuda.device_graph import device_graph
+    >>> gen = warpath.generators
+    >>> whole_items_by_default(device_graph(gen.random(3000, 12000, seed=0)))
+    True
+    >>> [whole_items_by_default(device_graph(g)) for g in (gen.ring(9000, seed=0),
+    ...     gen.power_law(3000, 4, 600, seed=0), gen.random(300, 1200, seed=0))]
+    [False, False, False]
+    """
+    from ..graph_stats import low_diameter, skewed_degrees
+
+    if not frontier or item_rows != 32 or dgraph.num_edges < WHOLE_ITEMS_MIN_ARCS:
+        return False
+    if dgraph.host is None or not low_diameter(dgraph):
+        return False
+    stats = dgraph.host.stats()
+    return not skewed_degrees(stats.avg_out_degree, stats.std_out_degree)
+
+
 def bucket_width(dgraph, delta=None) -> float:
     """Near-far's bucket width on ``dgraph``: ``delta``, checked, or the mean arc weight
     (at least 1 for integer weights), computed once per graph.
@@ -429,7 +476,7 @@ def _mean_weight(dgraph) -> float:
 
 def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, launch_groups=None,
           loop="fast", deliver="auto", near_far=None, delta=None, frontier=True, item_rows=32,
-          whole_items=False, dtype=None, out_dtype=None, potentials=None):
+          whole_items=None, dtype=None, out_dtype=None, potentials=None):
     """Shortest paths from each of ``sources``, task-parallel; the worker behind the
     registered method and the GPU's Johnson.
 
@@ -466,12 +513,13 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         1.5 of an item's 32 rows are active in a round, 32 spread was fastest (H100,
         1,000 sources: 0.67 s against 0.94 s for 32 a lane a row; in an earlier run of
         the same day, 32 a lane a row 0.93 s, 16 rows 1.22 s and 8 rows 1.55 s).
-    whole_items : bool
+    whole_items : bool, optional
         ``frontier`` with items of 32 rows only: an item in the round relaxes every row,
         a lane each, and the round's items are found by a sweep of one mark byte an item
         instead of a queue (:mod:`warpath.apsp.whole_items`).  With ``near_far=True``
         (not on by default for whole items) an item waits while its least lowered row is
-        at or above the launch's bound.
+        at or above the launch's bound.  Default (``None``): on where it pays, see
+        :func:`whole_items_by_default`.
     dtype : numpy dtype, optional
         The distance type on the GPU (default: the GPU rule of
         :func:`warpath.dtypes.distance_dtype`).
@@ -532,8 +580,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     check_loop(loop)
     gpu_rows.check_group_options(group, launch_groups, deliver)
     frontier_tasks(item_rows)   # checks the width before any work
-    whole_items = _check_whole_items(whole_items, frontier, item_rows)
+    if whole_items is not None:
+        whole_items = _check_whole_items(whole_items, frontier, item_rows)
     dgraph = device_graph(graph)
+    if whole_items is None:
+        whole_items = whole_items_by_default(dgraph, frontier, item_rows)
     if near_far is None:   # whole items: buckets only when asked for (docs/performance.md,
         # twenty-eighth session: as fast or slower, in 3x the rounds)
         near_far = delta is not None or (not whole_items
@@ -581,7 +632,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     if whole_items:
         whole = WholeItems(n, width, dtype, bool(near_far))
         steps = whole_item_steps(whole.narrow(dgraph.num_edges), bool(near_far),
-                                 WHOLE_ITEM_SHUFFLES)
+                                 WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS)
     elif frontier:
         steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))
@@ -766,7 +817,7 @@ class _ItemFrontier:
                   "(vertex, source) (Okuyama, Ino & Hagihara)")
 def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GROUP,
                   launch_groups=None, loop="fast", deliver="auto", near_far=None, delta=None,
-                  frontier=True, item_rows=32, whole_items=False):
+                  frontier=True, item_rows=32, whole_items=None):
     """Shortest paths from each of ``sources`` by Okuyama et al.'s task-parallel method.
 
     Called through :func:`warpath.multi_source` and :func:`warpath.apsp` on the GPU
@@ -798,9 +849,10 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
         instead of a sweep of every task (:func:`_frontier_steps`).
     item_rows : {32, 16, 8}
         The frontier form's rows an item (a warp, or two or four items a warp).
-    whole_items : bool
+    whole_items : bool, optional
         An item in the round relaxes all its 32 rows, without lane bits or a queue
-        (:mod:`warpath.apsp.whole_items`).
+        (:mod:`warpath.apsp.whole_items`); default: on small-world graphs without hubs
+        (:func:`whole_items_by_default`).
 
     Returns
     -------

@@ -32,7 +32,11 @@ and complete ones, slower on the power-law graph (0.129 against 0.030 s: a warp 
 a hub's 834 arcs alone) and on the ring (every round sweeps every mark).  So it is an
 option, not the default (docs/performance.md, twenty-sixth session).  Its positions
 computed without numba's wraparound (:func:`~warpath.cuda.indices.at`) took the 1,000
-sources from 0.426 to 0.344 s (twenty-seventh session).
+sources from 0.426 to 0.344 s (twenty-seventh session), and 32-bit positions, wider
+launches and arcs shared by shuffles to about 0.21 s (twenty-eighth).  Since the
+twenty-ninth session it is the default on small-world graphs without hubs
+(:func:`~warpath.apsp.task_parallel.whole_items_by_default`); a vertex of at most 32
+arcs loads its bounds and arcs once for all the items of a warp's chunk.
 
 **Near-far buckets** (``near_far=True``).  Without them an item is expanded in every
 round in which any of its 32 rows was lowered, 8.8 times per arc in the model's
@@ -81,7 +85,7 @@ ITEM_ROWS = 32
 
 @functools.lru_cache(maxsize=None)
 def whole_item_steps(narrow: bool = False, near_far: bool = False,
-                     shuffled: bool = False) -> list:
+                     shuffled: bool = False, paired: bool = False) -> list:
     """The steps of a round over whole items: an
     :func:`~warpath.cuda.operators.advance_marked` over the items marked for the round,
     then a :func:`~warpath.cuda.operators.filter_indices` that clears those marks.
@@ -89,7 +93,8 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     (:func:`~warpath.cuda.indices.at32`), for launches whose arrays and graph all have
     fewer than 2**32 entries (:func:`fits_32_bits`).  ``near_far=True`` expands only
     the items whose least lowered row is below the launch's bound (see the module notes).
-    ``shuffled=True`` loads an item's arcs a lane each and shares them by shuffles
+    ``shuffled=True`` loads a vertex's arcs a lane each and shares them by shuffles, and
+    ``paired=True`` (with it) walks two items of a vertex at once
     (:func:`~warpath.cuda.operators.advance_marked`).
 
     Examples
@@ -194,7 +199,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
         state[1][now] = 0
         return False
 
-    return [advance_marked(active, gather, peek, relax, narrow, shuffled),
+    return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired),
             filter_indices(every_item, unmark)]
 
 

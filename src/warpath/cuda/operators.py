@@ -332,35 +332,40 @@ def _spread_items(gather, visit, push, queued: bool):
     return op
 
 
-#: Arcs a lane of :func:`advance_marked` takes at once (its loop is written out for four).
+#: Arcs a lane of :func:`advance_marked` takes at once (its loops are written out for four).
 PEEK_ARCS = 4
 
 
 @functools.lru_cache(maxsize=None)
 def advance_marked(active, gather, peek, visit, narrow: bool = False,
-                   shuffled: bool = False) -> Operator:
+                   shuffled: bool = False, paired: bool = False) -> Operator:
     """:func:`advance` over the items marked for the round (a
     :func:`~warpath.cuda.mappings.marked_items` mapping): no queue.
 
     Each warp takes 32 items at a time and asks ``active(state, item, r) -> bool``
     (which must only read) of each, one lane per item on a GPU (then a vote), every
-    lane in turn under the simulator, which has no votes.  The warp then expands each
-    active item, a lane per row: ``gather(state, row, u, r) -> (active, du)``, and each
-    lane takes :data:`PEEK_ARCS` arcs at once, loading their heads and weights, then
-    ``peek(state, row, v) -> dv`` at each (reads only), before
-    ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  ``visit``
+    lane in turn under the simulator, which has no votes.  The warp then expands the
+    active items vertex by vertex: the items of one vertex (its groups of 32 rows) share
+    one load of the vertex's arc bounds.  For each item a lane takes a row:
+    ``gather(state, row, u, r) -> (active, du)``, and :data:`PEEK_ARCS` arcs at once,
+    loading their heads and weights, then ``peek(state, row, v) -> dv`` at each (reads
+    only: it may be called for any row of the launch, even one ``gather`` found idle),
+    before ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  ``visit``
     marks the head's item for round r + 1 itself and returns True when it did; the
-    round is then marked changed once per thread.  A lane waits for one chain of
-    loads per four arcs, and joining the next round costs a store.  The marks of
-    round r must stay readable until the round ends (the method clears them in a
-    later step: the simulator's lanes read them one after another).
+    round is then marked changed once per thread.  A lane waits for one chain of loads
+    per four arcs, and joining the next round costs a store.  The marks of round r must
+    stay readable until the round ends (the method clears them in a later step: the
+    simulator's lanes read them one after another).
 
     ``narrow=True`` walks the arcs with unsigned 32-bit positions
     (:func:`~warpath.cuda.indices.at32`): for graphs of fewer than 2**32 arcs, whose
     method's own positions fit in 32 bits too.  ``shuffled=True`` (GPU only; the
-    simulator has no shuffles) loads up to 32 of an item's arcs at once, a lane each, and
-    hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`), so an item's
-    chain of loads is its bounds, one load of heads and weights, then the peeks.
+    simulator has no shuffles) loads up to 32 of a vertex's arcs at once, a lane each,
+    and hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`); every
+    lane peeks, whether its row is idle or not, so an item's chain of loads is its row's
+    distance and the peeks side by side.  A vertex of at most 32 arcs loads them once
+    for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
+    takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
 
     Examples
     --------
@@ -385,15 +390,11 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return following if following < last else last
 
     @cuda.jit(device=True)
-    def peek_and_visit(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3,
-                       r, conv):
-        """Four arcs of u for this lane's row: the heads' distances peeked, then the
-        visits; an arc whose position repeats the one before (a copy clamped at the
-        row's last arc) is not visited.  ``(visits, changed)``."""
-        d0 = peek(state, row, v0)
-        d1 = peek(state, row, v1)
-        d2 = peek(state, row, v2)
-        d3 = peek(state, row, v3)
+    def visit_four(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, d0, d1, d2, d3,
+                   e0, e1, e2, e3, r, conv):
+        """The visits of four peeked arcs of u for this lane's row; an arc whose position
+        repeats the one before (a copy clamped at the row's last arc) is not visited.
+        ``(visits, changed)``."""
         changed = visit(state, row, u, du, v0, w0, d0, e0, r, conv)
         count = 1
         if e1 > e0:
@@ -408,76 +409,165 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return count, changed
 
     @cuda.jit(device=True)
-    def item_arcs(graph, state, u, group, lane, r):
-        """This lane's row of vertex u's item ``group``, the item's arc positions
-        ``[start, stop)`` and the method's ``gather`` of the row: ``(row, start, stop,
-        active, du)``."""
-        row = group * width + lane
-        indptr = graph[0]
-        start, stop = arc(indptr[position(u, 1, 0)]), arc(indptr[position(u, 1, 1)])
-        live, du = gather(state, row, u, r)
-        return row, start, stop, live, du
+    def peek_and_visit(state, row, seen, live, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0,
+                       e1, e2, e3, r, conv):
+        """Four arcs of u: row ``seen``'s distances at their heads peeked (this lane's
+        row, or a row of the launch in its stead past the last), then, when the lane's
+        row is ``live``, its visits.  ``(visits, changed)``."""
+        d0 = peek(state, seen, v0)
+        d1 = peek(state, seen, v1)
+        d2 = peek(state, seen, v2)
+        d3 = peek(state, seen, v3)
+        if not live:
+            return 0, False
+        return visit_four(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, d0, d1, d2, d3,
+                          e0, e1, e2, e3, r, conv)
 
     @cuda.jit(device=True)
-    def expand(graph, state, conv, rows, u, group, lane, r):
-        """The arcs of vertex u's item ``group`` for this lane's row: ``(relaxations,
-        changed)``."""
-        row, e0, stop, live, du = item_arcs(graph, state, u, group, lane, r)
+    def bounds(graph, u):
+        """Vertex u's arc positions ``[start, stop)``."""
+        indptr = graph[0]
+        return arc(indptr[position(u, 1, 0)]), arc(indptr[position(u, 1, 1)])
+
+    @cuda.jit(device=True)
+    def next_item(bits, shift, lane, rows):
+        """The lowest of ``bits`` (items of one vertex, bit b its group b + shift): this
+        lane's row of that item, the row it peeks (the launch's last in its stead past
+        it), and the bits left."""
+        row = (cuda.ffs(bits) - 1 + shift) * width + lane
+        return row, row if row < rows else rows - 1, np.uint32(bits & (bits - np.uint32(1)))
+
+    @cuda.jit(device=True)
+    def expand(graph, state, conv, rows, u, bits, shift, lane, r):
+        """The arcs of vertex u for this lane's row of each of u's items in ``bits`` (bit
+        b: group b + shift), a lane loading its own arcs, the bounds loaded once:
+        ``(relaxations, changed)``."""
+        start, stop = bounds(graph, u)
         heads, weights = graph[1], graph[2]
         count = 0
         changed = False
-        if not live:
-            return count, changed
-        while e0 < stop:
-            last = arc(stop - arc(1))   # inside: an item without arcs computes none
-            # Past the row's last arc a lane loads the last arc again (the same line, no
-            # branch) and does not visit it.
-            e1 = next_within(e0, last)
-            e2 = next_within(e1, last)
-            e3 = next_within(e2, last)
-            did, lowered = peek_and_visit(
-                state, row, u, du, heads[e0], heads[e1], heads[e2], heads[e3], weights[e0],
-                weights[e1], weights[e2], weights[e3], e0, e1, e2, e3, r, conv)
-            count += did
-            changed |= lowered
-            e0 = arc(e0 + arc(PEEK_ARCS))
+        while bits != 0:
+            row, seen, bits = next_item(bits, shift, lane, rows)
+            live, du = gather(state, row, u, r)
+            e0 = start
+            while live and e0 < stop:
+                last = arc(stop - arc(1))   # inside: an item without arcs computes none
+                # Past the row's last arc a lane loads the last arc again (the same line,
+                # no branch) and does not visit it.
+                e1 = next_within(e0, last)
+                e2 = next_within(e1, last)
+                e3 = next_within(e2, last)
+                did, lowered = peek_and_visit(
+                    state, row, row, True, u, du, heads[e0], heads[e1], heads[e2], heads[e3],
+                    weights[e0], weights[e1], weights[e2], weights[e3], e0, e1, e2, e3, r,
+                    conv)
+                count += did
+                changed |= lowered
+                e0 = arc(e0 + arc(PEEK_ARCS))
         return count, changed
 
     @cuda.jit(device=True)
-    def expand_shuffled(graph, state, conv, rows, u, group, lane, r):
-        """:func:`expand` with the item's arcs loaded 32 at a time, a lane each, and
-        handed round by shuffles.  Every lane walks the arcs (a shuffle needs the whole
-        warp); a lane whose row is idle visits none."""
-        row, window, stop, live, du = item_arcs(graph, state, u, group, lane, r)
-        heads, weights = graph[1], graph[2]
+    def lane_arc(graph, window, stop, lane):
+        """This lane's arc of the window of up to 32 arcs from ``window`` (the window's
+        last again past it): ``(head, weight, arcs in the window)``."""
+        last = arc(stop - arc(1))
+        mine = arc(window + arc(lane))
+        mine = mine if mine < last else last
+        here = arc(stop - window)
+        return graph[1][mine], graph[2][mine], here if here < arc(width) else arc(width)
+
+    @cuda.jit(device=True)
+    def picked(my_head, my_weight, k):
+        """Arc ``k`` of the window, from the lane that loaded it: ``(head, weight)``."""
+        return pick(my_head, np.int32(k)), pick(my_weight, np.int32(k))
+
+    @cuda.jit(device=True)
+    def four_picked(my_head, my_weight, window, k0, top):
+        """Arcs k0 .. k0 + 3 of the window (the window's arc ``top`` again past it), from the
+        lanes that loaded them: four heads, four weights, four arc positions."""
+        k1 = next_within(k0, top)
+        k2 = next_within(k1, top)
+        k3 = next_within(k2, top)
+        v0, w0 = picked(my_head, my_weight, k0)
+        v1, w1 = picked(my_head, my_weight, k1)
+        v2, w2 = picked(my_head, my_weight, k2)
+        v3, w3 = picked(my_head, my_weight, k3)
+        return (v0, v1, v2, v3, w0, w1, w2, w3, window + k0, window + k1, window + k2,
+                window + k3)
+
+    @cuda.jit(device=True)
+    def visit_window(state, u, my_head, my_weight, window, here, row_a, seen_a, live_a, du_a,
+                     row_b, seen_b, live_b, du_b, r, conv):
+        """The ``here`` arcs of u's window starting at ``window`` for two rows of this
+        lane, handed round by shuffles four at a time; each lane peeks the four arcs for
+        both rows before visiting any.  For one row, pass ``seen_b = seen_a`` and
+        ``live_b = False``: the second row's loads and visits then compile away.
+        ``(relaxations, changed)``."""
         count = 0
         changed = False
-        one = arc(1)
-        while window < stop:
-            last = arc(stop - one)
-            mine = arc(window + arc(lane))
-            mine = mine if mine < last else last
-            my_head, my_weight = heads[mine], weights[mine]
-            here = arc(stop - window)
-            here = here if here < arc(width) else arc(width)   # this window's arcs
-            top = arc(here - one)
-            k0 = arc(0)
-            while k0 < here:
-                k1 = next_within(k0, top)
-                k2 = next_within(k1, top)
-                k3 = next_within(k2, top)
-                v0, w0 = pick(my_head, np.int32(k0)), pick(my_weight, np.int32(k0))
-                v1, w1 = pick(my_head, np.int32(k1)), pick(my_weight, np.int32(k1))
-                v2, w2 = pick(my_head, np.int32(k2)), pick(my_weight, np.int32(k2))
-                v3, w3 = pick(my_head, np.int32(k3)), pick(my_weight, np.int32(k3))
-                if live:
-                    did, lowered = peek_and_visit(
-                        state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, window + k0,
-                        window + k1, window + k2, window + k3, r, conv)
-                    count += did
-                    changed |= lowered
-                k0 = arc(k0 + arc(PEEK_ARCS))
-            window = arc(window + arc(width))
+        top = arc(here - arc(1))
+        k0 = arc(0)
+        while k0 < here:
+            v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3 = four_picked(
+                my_head, my_weight, window, k0, top)
+            a0, a1 = peek(state, seen_a, v0), peek(state, seen_a, v1)
+            a2, a3 = peek(state, seen_a, v2), peek(state, seen_a, v3)
+            b0, b1 = peek(state, seen_b, v0), peek(state, seen_b, v1)
+            b2, b3 = peek(state, seen_b, v2), peek(state, seen_b, v3)
+            if live_a:
+                did, lowered = visit_four(state, row_a, u, du_a, v0, v1, v2, v3, w0, w1, w2,
+                                          w3, a0, a1, a2, a3, e0, e1, e2, e3, r, conv)
+                count += did
+                changed |= lowered
+            if live_b:
+                did, lowered = visit_four(state, row_b, u, du_b, v0, v1, v2, v3, w0, w1, w2,
+                                          w3, b0, b1, b2, b3, e0, e1, e2, e3, r, conv)
+                count += did
+                changed |= lowered
+            k0 = arc(k0 + arc(PEEK_ARCS))
+        return count, changed
+
+    @cuda.jit(device=True)
+    def expand_shuffled(graph, state, conv, rows, u, bits, shift, lane, r):
+        """:func:`expand` with u's arcs loaded 32 at a time, a lane each, and handed
+        round by shuffles: once for all of u's items when u has at most 32 arcs, else
+        once per item (a row's distance is then read once, not once per window).  Every
+        lane walks the arcs (a shuffle needs the whole warp); a lane whose row is idle
+        visits none."""
+        start, stop = bounds(graph, u)
+        count = 0
+        changed = False
+        if stop - start <= arc(width):
+            if start == stop:
+                return count, changed
+            my_head, my_weight, here = lane_arc(graph, start, stop, lane)
+            while bits != 0:
+                row, seen, bits = next_item(bits, shift, lane, rows)
+                live, du = gather(state, row, u, r)
+                if paired and bits != 0:
+                    row_b, seen_b, bits = next_item(bits, shift, lane, rows)
+                    live_b, du_b = gather(state, row_b, u, r)
+                    did, lowered = visit_window(state, u, my_head, my_weight, start, here,
+                                                row, seen, live, du, row_b, seen_b, live_b,
+                                                du_b, r, conv)
+                else:
+                    did, lowered = visit_window(state, u, my_head, my_weight, start, here,
+                                                row, seen, live, du, row, seen, False, du, r,
+                                                conv)
+                count += did
+                changed |= lowered
+            return count, changed
+        while bits != 0:
+            row, seen, bits = next_item(bits, shift, lane, rows)
+            live, du = gather(state, row, u, r)
+            window = start
+            while window < stop:
+                my_head, my_weight, here = lane_arc(graph, window, stop, lane)
+                did, lowered = visit_window(state, u, my_head, my_weight, window, here, row,
+                                            seen, live, du, row, seen, False, du, r, conv)
+                count += did
+                changed |= lowered
+                window = arc(window + arc(width))
         return count, changed
 
     walk = expand_shuffled if shuffled and not SIMULATOR else expand
@@ -503,8 +593,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                     item = base + bit
                     if item < items and active(state, item, r):
                         u = item // groups
-                        did, lowered = expand(graph, state, conv, rows, u, item - u * groups,
-                                              lane, r)
+                        did, lowered = expand(graph, state, conv, rows, u, np.uint32(1),
+                                              item - u * groups, lane, r)
                         count += did
                         changed |= lowered
             else:
@@ -512,14 +602,21 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 mask = np.uint32(vote(mine))
                 while mask != 0:
                     bit = cuda.ffs(mask) - 1   # the lowest set bit
-                    mask = np.uint32(mask & (mask - np.uint32(1)))
                     u, group = u0 + bit, g0
                     if groups > 1:
                         u, group = u0, g0 + bit
                         while group >= groups:
                             group -= groups
                             u += 1
-                    did, lowered = walk(graph, state, conv, rows, u, group, lane, r)
+                    # u's items in this chunk: the set bits below bit - group + groups
+                    end = bit - group + groups
+                    same = mask
+                    if end < width:
+                        same = np.uint32(mask & ((np.uint32(1) << np.uint32(end))
+                                                 - np.uint32(1)))
+                    mask = np.uint32(mask ^ same)
+                    did, lowered = walk(graph, state, conv, rows, u, same, group - bit,
+                                        lane, r)
                     count += did
                     changed |= lowered
             g0 += stride_g
