@@ -6,7 +6,7 @@
     python bench/gpu_apsp.py --parts apsp --apsp-vertices 100000 --apsp-dtype int32
     python bench/gpu_apsp.py --parts multi --multi-vertices 1000000 --multi-sources 1000
     python bench/gpu_apsp.py --parts table1 multi --src /path/to/old/src   # another tree
-    python bench/gpu_apsp.py --parts multi --variants "form=lanes" "form=lanes,near_far=1"
+    python bench/gpu_apsp.py --parts multi --variants "whole_items=0,form=lanes" "pairs=0"
     NUMBA_ENABLE_CUDASIM=1 python bench/gpu_apsp.py --tiny   # simulator smoke run
 
 Every line is one measurement with its peer measured in the same run, wall-clock

@@ -45,7 +45,8 @@ def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
                           state, False, index)
     marks = np.zeros(2 * N * 4, np.uint8)
     lows = np.zeros(2 * N * 4, d.dtype)
-    for narrow, shuffled, paired in ((False, False, False), (True, False, False),
+    for narrow, shuffled, paired in ((False, False, False), (False, True, False),
+                                     (False, True, True), (True, False, False),
                                      (True, True, False), (True, True, True)):
         for near_far in (False, True):
             state = (d, marks, rows, items, inf, inf, np.int64(1))

@@ -99,19 +99,22 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
 
 def check_whole_item_walks(g, ref):
     """multi_source on ``g`` (scipy's rows ``ref``) with the queue of items, and with whole
-    items walked one and two at a time; the failures."""
+    items walked one and two at a time (40 rows in one launch: two items a vertex, so
+    pairs form); the failures."""
     from warpath.apsp import task_parallel
 
     failures = 0
     kept = task_parallel.WHOLE_ITEM_PAIRS
+    sources = np.arange(40) % g.num_vertices
     for whole, paired in ((False, False), (True, False), (True, True)):
         task_parallel.WHOLE_ITEM_PAIRS = paired
         try:
-            m = warpath.multi_source(g, [0, 3, 3, 1], method="task-parallel", device="cuda",
-                                     group=2, predecessors=False, whole_items=whole)
+            m = warpath.multi_source(g, sources, method="task-parallel", device="cuda",
+                                     group=20, launch_groups=2, predecessors=False,
+                                     whole_items=whole)
         finally:
             task_parallel.WHOLE_ITEM_PAIRS = kept
-        ok = np.allclose(m.distances, ref[[0, 3, 3, 1]], rtol=1e-6)
+        ok = np.allclose(m.distances, ref[sources], rtol=1e-6)
         failures += not ok
         print(g.num_vertices, "multi_source task-parallel, whole items", whole, "paired",
               paired, "ok" if ok else "WRONG", flush=True)
@@ -169,10 +172,14 @@ def check_fill():
         failures += not ok
         print(g.num_vertices, "fill", method, options, "ok" if ok else "WRONG", flush=True)
     sources = [0, 7, 99_999]
-    m = warpath.multi_source(g, sources, method="task-parallel", device="cuda")
-    ok = np.allclose(m.distances, csgraph.dijkstra(g.to_scipy(), indices=sources), rtol=1e-6)
-    failures += not ok
-    print(g.num_vertices, "fill multi_source task-parallel", "ok" if ok else "WRONG", flush=True)
+    expected = csgraph.dijkstra(g.to_scipy(), indices=sources)
+    for whole in (None, False):   # the rule's choice (whole items here), the queue of items
+        m = warpath.multi_source(g, sources, method="task-parallel", device="cuda",
+                                 whole_items=whole)
+        ok = np.allclose(m.distances, expected, rtol=1e-6)
+        failures += not ok
+        print(g.num_vertices, "fill multi_source task-parallel, whole items",
+              m.stats["whole_items"], "ok" if ok else "WRONG", flush=True)
     return failures + check_bfs([g])
 
 

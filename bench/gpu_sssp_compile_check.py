@@ -4,7 +4,8 @@ The CUDA simulator never types a kernel, so code numba's GPU compiler refuses pa
 every simulator test.  This script compiles hbf's persistent kernel (and the paper
 loop's kernel of its round) for the option sets that change the code: near-far off and
 on, the read before the atomic on and off, the dense sweep, dedup and classification
-off, packed 32-bit distances (int32, float32) and 64-bit ones; then its final passes
+off, the sweep's 32-bit positions, packed 32-bit distances (int32, float32) and 64-bit
+ones; then its final passes
 and the predecessor passes: the offers over every arc, their check by pointer jumping,
 and the balanced search over tight arcs.  Set-up as for ``bench/gpu_compile_check.py``::
 
@@ -53,14 +54,16 @@ def main():
                 if dense and not packed:
                     continue
                 heavy = 64
-                steps, sinks, unpacking = hbf._steps(
-                    np.dtype(dtype).name if packed else None, dedup, classify, classify,
-                    True, (4, 32), heavy, near_far, True, np.dtype(dtype).name, dense,
-                    read_first)
-                state = hbf_state(dtype, index, near_far)
-                compile_steps(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
-                              f"dense={dense} read_first={read_first}, {tag}",
-                              list(steps), state, True, index, dtype, one_row=True)
+                for narrow in (False, True) if dense else (False,):
+                    steps, sinks, unpacking = hbf._steps(
+                        np.dtype(dtype).name if packed else None, dedup, classify, classify,
+                        True, (4, 32), heavy, near_far, True, np.dtype(dtype).name, dense,
+                        read_first, narrow)
+                    state = hbf_state(dtype, index, near_far)
+                    compile_steps(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
+                                  f"dense={dense} read_first={read_first} narrow={narrow}, "
+                                  f"{tag}", list(steps), state, True, index, dtype,
+                                  one_row=True)
                 final = [sinks, unpacking] if packed else [sinks]   # unpacking: packed only
                 compile_steps(f"hbf final passes, {tag}", final, state, False, index, dtype,
                               one_row=True)

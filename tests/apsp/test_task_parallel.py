@@ -148,14 +148,16 @@ def test_larger_graphs_on_the_gpu():
                   gen.with_negative_weights(gen.grid(30, 30, seed=3), seed=4),
                   gen.ring(700, seed=5)):
         sources = np.arange(0, graph.num_vertices, 37)
-        matrix = warpath.multi_source(graph, sources, method="task-parallel", device="cuda")
         expected = scipy_rows(graph, sources)
-        np.testing.assert_array_equal(matrix.distances, expected)
-        reached = np.isfinite(expected)
-        for row in range(0, len(sources), 9):
-            for target in np.flatnonzero(reached[row])[::50]:
-                path = matrix.path(int(sources[row]), int(target))
-                assert path[0] == sources[row] and path[-1] == target
+        for whole_items in (None, False):   # the rule's choice; the queue of items
+            matrix = warpath.multi_source(graph, sources, method="task-parallel",
+                                          device="cuda", whole_items=whole_items)
+            np.testing.assert_array_equal(matrix.distances, expected)
+            reached = np.isfinite(expected)
+            for row in range(0, len(sources), 9):
+                for target in np.flatnonzero(reached[row])[::50]:
+                    path = matrix.path(int(sources[row]), int(target))
+                    assert path[0] == sources[row] and path[-1] == target
 
 
 # power-law left out for the simulator's time (rmat is the scale-free shape here)
@@ -266,14 +268,15 @@ def test_near_far_jumps_a_gap_of_many_buckets_in_one_round():
 
 
 @pytest.mark.gpu
-def test_near_far_on_larger_graphs_on_the_gpu():
+@pytest.mark.parametrize("whole_items", [False, None])   # the queue of items; the rule's
+def test_near_far_on_larger_graphs_on_the_gpu(whole_items):
     for graph in (gen.random(3000, 18000, seed=1), gen.grid(40, 40, seed=3),
                   gen.ring(700, seed=5), gen.rmat(11, 8, seed=6)):
         sources = np.arange(0, graph.num_vertices, 29)
         plain = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                     predecessors=False)
+                                     predecessors=False, whole_items=whole_items)
         ordered = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
-                                       near_far=True)
+                                       near_far=True, whole_items=whole_items)
         np.testing.assert_array_equal(ordered.distances, scipy_rows(graph, sources))
         np.testing.assert_array_equal(plain.distances, ordered.distances)
         assert ordered.stats["relaxations"] <= plain.stats["relaxations"]
@@ -368,7 +371,8 @@ def test_both_forms_on_larger_graphs_on_the_gpu():
                   gen.grid(50, 50, seed=3), gen.ring(900, seed=4)):
         sources = np.arange(0, graph.num_vertices, 17)
         expected = scipy_rows(graph, sources)
-        for options in ({"frontier": False}, {}, {"near_far": True},
+        for options in ({"frontier": False}, {}, {"whole_items": False},
+                        {"near_far": True}, {"near_far": True, "whole_items": False},
                         {"near_far": True, "delta": 3}, {"launch_groups": 3},
                         {"item_rows": 8}, {"item_rows": 16, "near_far": True}):
             matrix = warpath.multi_source(graph, sources, method="task-parallel",

@@ -184,16 +184,16 @@ def test_filter_builds_the_next_frontier():
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
 
 
-@pytest.mark.parametrize("loop", ["fast", "paper"])
+@pytest.mark.parametrize("loop, narrow", [("fast", False), ("paper", False), ("fast", True)])
 @pytest.mark.parametrize("graph", _graphs() + [gen.ring(7, seed=13), gen.rmat(6, 3, seed=14)],
                          ids=["random", "grid", "power-law", "negative", "undirected-float",
                               "ring", "rmat"])
-def test_sweep_matches_scipy(graph, loop):
+def test_sweep_matches_scipy(graph, loop, narrow):
     """The arc sweep (four arcs a thread at once) relaxes every arc of a reached tail, arc
-    counts that are no multiple of four included."""
+    counts that are no multiple of four included; ``narrow``: in 32-bit positions."""
     problem = Problem(graph, [0])
     state = (problem.distances, problem.inf, problem.floor)
-    stats, negative = enact(problem, [sweep(reached, relax)], state, loop=loop)
+    stats, negative = enact(problem, [sweep(reached, relax, narrow=narrow)], state, loop=loop)
     assert not negative and stats["relaxations"] >= graph.out_degrees()[0]
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
 
@@ -301,12 +301,22 @@ def count_into_second(state, row, v, r, conv):
 
 
 @pytest.mark.gpu
-def test_sweep_on_many_blocks():
+@pytest.mark.parametrize("narrow", [False, True])
+def test_sweep_on_many_blocks(narrow):
     graph = gen.rmat(12, 8, seed=16)   # 32K arcs and then some: many groups of four a thread
     problem = Problem(graph, [0])
     state = (problem.distances, problem.inf, problem.floor)
-    enact(problem, [sweep(reached, relax)], state)
+    enact(problem, [sweep(reached, relax, narrow=narrow)], state)
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
+
+
+def test_sweeps_narrow_keeps_a_strides_margin_below_2_to_the_32():
+    from warpath.cuda.operators import SWEEP_ARCS, sweeps_narrow
+
+    assert sweeps_narrow(2**31, 2**31, threads=1024)
+    assert not sweeps_narrow(2**32, 10)
+    assert sweeps_narrow(10, 2**32 - 1 - SWEEP_ARCS * 1024, threads=1024)
+    assert not sweeps_narrow(10, 2**32 - SWEEP_ARCS * 1024, threads=1024)
 
 
 def test_together_runs_both_steps_in_one():

@@ -354,8 +354,9 @@ NEAR_FAR_MIN_ARCS = 1 << 22
 
 
 def near_far_by_default(dgraph, frontier: bool = True) -> bool:
-    """Whether ``near_far=None`` means near-far on ``dgraph``: frontier rounds, at least
-    :data:`NEAR_FAR_MIN_ARCS` arcs, and no negative weight.
+    """Whether ``near_far=None`` means near-far on ``dgraph`` for the queue of items:
+    frontier rounds, at least :data:`NEAR_FAR_MIN_ARCS` arcs, and no negative weight.
+    Whole items (:func:`whole_items_by_default`) take no buckets unless asked.
 
     Examples
     --------
@@ -500,7 +501,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     near_far : bool, optional
         Scatter each row's tasks in buckets of distance (:func:`_near_far_steps`): fewer
         relaxations, more rounds; non-negative weights only.  Default (``None``): on
-        where it pays, see :func:`near_far_by_default`.
+        where it pays, see :func:`near_far_by_default`, and off with whole items (asked
+        for, ``near_far=True`` or a ``delta`` gives whole items' own buckets).
     delta : number, optional
         The bucket width with ``near_far`` (default: the mean weight, :func:`bucket_width`).
     frontier : bool
@@ -841,7 +843,8 @@ def task_parallel(graph, sources, *, predecessors=True, progress=None, group=GRO
         streamed to host memory launch by launch.
     near_far : bool, optional
         Each row's tasks scattered in buckets of ``delta`` (non-negative weights);
-        default: on for frontier rounds on large graphs (:func:`near_far_by_default`).
+        default: on for frontier rounds on large graphs (:func:`near_far_by_default`)
+        unless they take whole items.
     delta : number, optional
         The bucket width (default the mean weight).
     frontier : bool

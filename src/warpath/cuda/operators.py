@@ -637,13 +637,18 @@ SWEEP_ARCS = 4
 
 @functools.lru_cache(maxsize=None)
 def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
-          aggregated: bool = True) -> Operator:
+          aggregated: bool = True, narrow: bool = False) -> Operator:
     """:func:`advance` over every arc of a one-row problem (``thread_per_edge``), each thread
     taking :data:`SWEEP_ARCS` arcs ``stride`` apart at once: their tails, then their tails'
     ``gather`` (which must only read), are loaded before any ``visit``, so a thread waits
     for one chain of loads per group of arcs instead of one per arc.  A sweep in which most
     tails are inactive (a wide round's frontier is still a minority of the vertices) is
     then bound by the arcs' bytes rather than by each load's latency.
+
+    ``narrow=True`` computes the arc positions and the tails' vertex ids as unsigned 32-bit
+    values, so their loads carry neither numba's negative-index wraparound nor 64-bit
+    arithmetic; ``gather`` and ``visit`` then receive u as an unsigned 32-bit value.  For
+    graphs where :func:`sweeps_narrow` holds (the caller checks).
 
     Examples
     --------
@@ -654,9 +659,17 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     >>> run_once(problem, sweep(_demo_gather, _demo_visit), (problem.distances[0], problem.inf))
     >>> problem.distances.copy_to_host().tolist()
     [[0, 3, 4]]
+    >>> problem = Problem(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [3, 4, 1]), 0)
+    >>> run_once(problem, sweep(_demo_gather, _demo_visit, narrow=True),
+    ...          (problem.distances[0], problem.inf))
+    >>> problem.distances.copy_to_host().tolist()
+    [[0, 3, 4]]
     """
+    from .indices import narrow as narrow_position
+
     push = pusher(aggregated)
     queued = output == QUEUE
+    position = narrow_position if narrow else _as_it_is
 
     @cuda.jit(device=True)
     def visit_arc(graph, frontier, state, conv, r, e, u, du):
@@ -669,13 +682,17 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     def op(graph, frontier, state, conv, rows, r, thread, stride):
         count = 0
         tails = graph[3]
-        m = tails.shape[0]
-        for e0 in range(thread, m, SWEEP_ARCS * stride):
-            e1, e2, e3 = e0 + stride, e0 + 2 * stride, e0 + 3 * stride
-            u0 = tails[e0]
-            u1 = tails[e1] if e1 < m else u0
-            u2 = tails[e2] if e2 < m else u0
-            u3 = tails[e3] if e3 < m else u0
+        m = position(tails.shape[0])
+        step = position(stride)
+        e0 = position(thread)
+        while e0 < m:
+            e1 = position(e0 + step)
+            e2 = position(e1 + step)
+            e3 = position(e2 + step)
+            u0 = position(tails[e0])
+            u1 = position(tails[e1]) if e1 < m else u0
+            u2 = position(tails[e2]) if e2 < m else u0
+            u3 = position(tails[e3]) if e3 < m else u0
             a0, d0 = gather(state, 0, u0, r)
             a1, d1 = gather(state, 0, u1, r)
             a2, d2 = gather(state, 0, u2, r)
@@ -692,9 +709,31 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
             if a3 and e3 < m:
                 visit_arc(graph, frontier, state, conv, r, e3, u3, d3)
                 count += 1
+            e0 = position(e3 + step)
         return count
 
     return Operator(op, Mapping("edges"))
+
+
+@cuda.jit(device=True)
+def _as_it_is(x):
+    """``x`` unchanged (the wide form of a position helper)."""
+    return x
+
+
+def sweeps_narrow(num_vertices: int, num_arcs: int, threads: int = 1 << 24) -> bool:
+    """Whether :func:`sweep` ``(narrow=True)`` serves a graph of these sizes: every vertex id
+    and arc position, and a thread's last step past the arcs (four strides of up to
+    ``threads``), below 2**32.
+
+    Examples
+    --------
+    >>> sweeps_narrow(8_388_608, 155_288_153), sweeps_narrow(1000, 2**32 - 2**20)
+    (True, False)
+    """
+    from .indices import AT32_LIMIT
+
+    return max(num_vertices, num_arcs + SWEEP_ARCS * threads) < AT32_LIMIT
 
 
 def _balanced_frontier(mapping, unbalanced, heavies, gather, visit, push, queued: bool,

@@ -177,7 +177,8 @@ def _classification(dgraph):
 @functools.lru_cache(maxsize=None)
 def _steps(packing, dedup: bool, classify: bool, source_class: bool,
            aggregated: bool, lanes: tuple, heavy: int, near_far: bool, balanced: bool,
-           value_type: str, dense: float = 0.0, read_first: bool = True):
+           value_type: str, dense: float = 0.0, read_first: bool = True,
+           narrow: bool = False):
     """The round's steps and the final passes for one set of options.
 
     ``packing`` is the distance dtype's name for 32-bit distances (the packed
@@ -186,7 +187,9 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     ``dense`` > 0 (packed words only, no near-far): rounds whose frontier holds more
     than that share of the vertices sweep every arc instead (see :func:`run`);
     ``read_first``: a relax reads the head's packed word before its ``atomicMin`` (see
-    :func:`_wide_rounds`).  State:
+    :func:`_wide_rounds`); ``narrow``: the sweep's positions in unsigned 32-bit arithmetic
+    (:func:`~warpath.cuda.operators.sweep`, for graphs where
+    :func:`~warpath.cuda.operators.sweeps_narrow` holds).  State:
     ``(d, info, classes, inf, floor, source, buckets, piles, pile_counts, far_stamp,
     delta, lowest, counters)``: ``d`` the distance row, ``info`` the packed words or the
     round stamps; ``buckets`` to ``lowest`` serve ``near_far`` (see
@@ -416,7 +419,7 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     queued = advance(mapping, gather, relax, QUEUE, heavy, aggregated)
     if dense > 0:
         queued = either(wide_round, queued, sweep(lowered_last_round, relax, QUEUE, heavy,
-                                                  aggregated))
+                                                  aggregated, narrow))
     round_step = [queued]
     if near_far:
         round_step = [either(refill_round, keeping_books(queued),
@@ -509,6 +512,7 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
 
     from ..cuda.enactor import enact, run_once
     from ..cuda.mappings import frontier_lanes
+    from ..cuda.operators import sweeps_narrow
     from ..cuda.problem import Problem
 
     problem = Problem(graph, source, deferred=True)   # its fills run in the first kernel
@@ -535,7 +539,8 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
     round_step, sinks, unpacking = _steps(dtype.name if packed else None, bool(dedup), bool(classify),
                                           bool(classify) and not parallel,
                                           bool(coalesced_enqueue), lanes, heavy, near_far,
-                                          balanced, dtype.name, dense, not chained)
+                                          balanced, dtype.name, dense, not chained,
+                                          bool(dense) and sweeps_narrow(n, problem.m))
     queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
                               repeats=not dedup)
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
