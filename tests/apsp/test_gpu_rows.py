@@ -125,9 +125,10 @@ def test_the_api_refuses_a_launch_the_gpu_cannot_hold(monkeypatch):
 
 @pytest.mark.parametrize("grid_rows", [1, 2, gpu_rows.MAX_GRID_Y])
 def test_delivery_covers_every_row_and_vertex_past_one_block(monkeypatch, grid_rows):
-    # 37 vertices x 19 rows: partial blocks both ways; a capped grid loops over the rows
+    # 37 vertices x 70 rows: tiles of 32 x 32, partial both ways; a capped grid loops over
+    # the rows' tiles
     monkeypatch.setattr(gpu_rows, "MAX_GRID_Y", grid_rows)
-    n, rows = 37, 19
+    n, rows = 37, 70
     values = np.arange(n * rows, dtype=np.int32).reshape(n, rows)   # d[v, s]
     sources = cuda.to_device(np.arange(rows) % n)
     out = cuda.device_array((rows, n), np.int64)

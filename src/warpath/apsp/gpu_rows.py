@@ -46,11 +46,13 @@ DELIVERIES = ("auto", "device", "host")
 #: Share of the GPU's free memory a launch's arrays may take (the rest is the allocator's
 #: slack and room for other work on the device).
 FREE_SHARE = 0.8
-#: The delivery kernels' block: 32 vertices (a warp, coalesced writes of one row) by 8
-#: rows (the 32-byte pieces of the vertex-major d they read hold 8 int32 rows).  It
-#: delivered 1,000 rows of random(1M, 6M) in 7.3 ms on the H200, where a thread an entry
-#: on a 1-D grid (a warp reading 4 bytes of each of 32 pieces) took 28 ms
-#: (docs/performance.md, twenty-eighth session).
+#: The delivery kernels' block: 32 x 8 threads, each block moving a tile of 32 vertices x
+#: 32 rows through shared memory, so that a warp reads 32 rows of one
+#: vertex (128 contiguous bytes of the vertex-major d, int32) and writes 32 vertices of one
+#: row.  The kernel before it (a thread an entry, a warp's reads 4 bytes of 32 separate
+#: pieces shared through L1 by the block's 8 rows) delivered 1,000 rows of random(1M, 6M)
+#: in 7.3 ms on the H200, and a 1-D grid took 28 ms (docs/performance.md, twenty-eighth
+#: session); the tile's 8 GB moved predict about 2-3 ms (twenty-ninth session).
 DELIVERY_BLOCK = (32, 8)
 #: The least groups of a launch of rounds over a frontier when ``launch_groups=None`` and
 #: the result stays on the GPU: a round's cost is then the latency of its items more than
@@ -291,33 +293,58 @@ def _kernels():
             masks[i] = 1 if source else 0
             masks[tasks + i] = 0
 
+    @cuda.jit(device=True)
+    def load_tile(tile, values, width, n, v0, s0):
+        """``tile[i, j]`` = values[v0 + i, s0 + j] of the vertex-major ``values`` (rows of
+        ``width``), a warp reading 32 rows of one vertex; then a barrier."""
+        x, y = cuda.threadIdx.x, cuda.threadIdx.y
+        s = s0 + x
+        for i in range(y, 32, cuda.blockDim.y):
+            v = v0 + i
+            if v < n and s < width:
+                tile[i, x] = values[v * width + s]
+        cuda.syncthreads()
+
     @cuda.jit
     def distances(d, out, sources, inf, out_inf, h, shifted):
-        """out[s, v] = d[v, s] on a 2-D grid of :data:`DELIVERY_BLOCK` blocks (a warp is 32
-        vertices of one row: its writes coalesce; a block's 8 warps are 8 rows of the same
-        vertices, so the 32-byte pieces of d they read serve all 8 from L1); with
-        ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v]."""
-        v, first = cuda.grid(2)
+        """out[s, v] = d[v, s], a tile of 32 vertices x 32 rows a block at a time
+        (:data:`DELIVERY_BLOCK`): read a vertex's 32 rows a warp, written a row's 32
+        vertices a warp; with ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v]."""
+        tile = cuda.shared.array((32, 33), d.dtype)   # 33: a column read hits 32 banks
         width, n = out.shape
-        if v < n:
-            for s in range(first, width, cuda.gridsize(2)[1]):   # the grid's y is capped
-                x = d[v * width + s]
-                if x == inf:
-                    out[s, v] = out_inf
-                elif shifted:
-                    out[s, v] = x - h[sources[s]] + h[v]
-                else:
-                    out[s, v] = x
+        x, y = cuda.threadIdx.x, cuda.threadIdx.y
+        v0 = cuda.blockIdx.x * 32
+        v = v0 + x
+        for s0 in range(cuda.blockIdx.y * 32, width, cuda.gridDim.y * 32):   # y is capped
+            load_tile(tile, d, width, n, v0, s0)
+            for j in range(y, 32, cuda.blockDim.y):
+                s = s0 + j
+                if v < n and s < width:
+                    value = tile[x, j]
+                    if value == inf:
+                        out[s, v] = out_inf
+                    elif shifted:
+                        out[s, v] = value - h[sources[s]] + h[v]
+                    else:
+                        out[s, v] = value
+            cuda.syncthreads()   # the tile is read before the next one is loaded
 
     @cuda.jit
     def predecessors(pred, out, sources):
         """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree);
-        the grid of :func:`distances`."""
-        v, first = cuda.grid(2)
+        the tiles and grid of :func:`distances`."""
+        tile = cuda.shared.array((32, 33), pred.dtype)
         width, n = out.shape
-        if v < n:
-            for s in range(first, width, cuda.gridsize(2)[1]):
-                out[s, v] = -1 if v == sources[s] else pred[v * width + s]
+        x, y = cuda.threadIdx.x, cuda.threadIdx.y
+        v0 = cuda.blockIdx.x * 32
+        v = v0 + x
+        for s0 in range(cuda.blockIdx.y * 32, width, cuda.gridDim.y * 32):
+            load_tile(tile, pred, width, n, v0, s0)
+            for j in range(y, 32, cuda.blockDim.y):
+                s = s0 + j
+                if v < n and s < width:
+                    out[s, v] = -1 if v == sources[s] else tile[x, j]
+            cuda.syncthreads()
 
     @cuda.jit
     def start_items(d, words, sources, inf):
@@ -434,7 +461,7 @@ def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
     _, distances, predecessors = _kernels()[:3]
     rows, n = out.shape
     block = DELIVERY_BLOCK
-    blocks = (-(-n // block[0]), min(-(-rows // block[1]), MAX_GRID_Y))
+    blocks = (-(-n // block[0]), min(-(-rows // block[0]), MAX_GRID_Y))   # 32 x 32 tiles
     shifted = potentials is not None
     h = potentials if shifted else out[0, :1]
     distances[blocks, block](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
