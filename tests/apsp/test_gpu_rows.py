@@ -131,8 +131,8 @@ def test_delivery_covers_every_row_and_vertex_past_one_block(monkeypatch, grid_r
     n, rows = 37, 70
     values = np.arange(n * rows, dtype=np.int32).reshape(n, rows)   # d[v, s]
     sources = cuda.to_device(np.arange(rows) % n)
-    out = cuda.device_array((rows, n), np.int64)
-    pred_out = cuda.device_array((rows, n), np.int64)
+    out = cuda.to_device(np.full((rows, n), -7, np.int64))   # a missed entry stays -7
+    pred_out = cuda.to_device(np.full((rows, n), -7, np.int64))
     gpu_rows.deliver(cuda.to_device(values.reshape(-1)), sources, np.int32(-1), out, RunTally(),
                      pred=cuda.to_device(values.reshape(-1)), pred_out=pred_out)
     assert out.copy_to_host().tolist() == values.T.tolist()

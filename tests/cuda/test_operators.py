@@ -184,7 +184,8 @@ def test_filter_builds_the_next_frontier():
     np.testing.assert_allclose(_distances(problem), _expected(graph, [0]))
 
 
-@pytest.mark.parametrize("loop, narrow", [("fast", False), ("paper", False), ("fast", True)])
+@pytest.mark.parametrize("loop, narrow", [("fast", False), ("paper", False), ("fast", True),
+                                         ("paper", True)])
 @pytest.mark.parametrize("graph", _graphs() + [gen.ring(7, seed=13), gen.rmat(6, 3, seed=14)],
                          ids=["random", "grid", "power-law", "negative", "undirected-float",
                               "ring", "rmat"])
@@ -317,6 +318,8 @@ def test_sweeps_narrow_keeps_a_strides_margin_below_2_to_the_32():
     assert not sweeps_narrow(2**32, 10)
     assert sweeps_narrow(10, 2**32 - 1 - SWEEP_ARCS * 1024, threads=1024)
     assert not sweeps_narrow(10, 2**32 - SWEEP_ARCS * 1024, threads=1024)
+    # by default a grid of a thread an arc (the paper loop's): five times the arcs must fit
+    assert sweeps_narrow(10, 800_000_000) and not sweeps_narrow(10, 860_000_000)
 
 
 def test_together_runs_both_steps_in_one():

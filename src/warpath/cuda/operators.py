@@ -721,18 +721,25 @@ def _as_it_is(x):
     return x
 
 
-def sweeps_narrow(num_vertices: int, num_arcs: int, threads: int = 1 << 24) -> bool:
+def sweeps_narrow(num_vertices: int, num_arcs: int, threads: int | None = None) -> bool:
     """Whether :func:`sweep` ``(narrow=True)`` serves a graph of these sizes: every vertex id
-    and arc position, and a thread's last step past the arcs (four strides of up to
-    ``threads``), below 2**32.
+    and arc position, and a thread's last step past the arcs (four strides of ``threads``),
+    below 2**32.  ``threads`` (the grid's) defaults to the most any launch of the sweep
+    takes: a thread an arc, rounded up to whole blocks (the paper loop's and
+    ``run_once``'s grids; the persistent kernel's is smaller).
 
     Examples
     --------
-    >>> sweeps_narrow(8_388_608, 155_288_153), sweeps_narrow(1000, 2**32 - 2**20)
+    >>> sweeps_narrow(8_388_608, 155_288_153), sweeps_narrow(1000, 900_000_000)
     (True, False)
+    >>> sweeps_narrow(1000, 900_000_000, threads=2**20)
+    True
     """
     from .indices import AT32_LIMIT
+    from .runtime import THREADS
 
+    if threads is None:
+        threads = num_arcs + THREADS
     return max(num_vertices, num_arcs + SWEEP_ARCS * threads) < AT32_LIMIT
 
 
