@@ -409,17 +409,17 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return count, changed
 
     @cuda.jit(device=True)
-    def peek_and_visit(state, row, seen, live, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0,
-                       e1, e2, e3, r, conv):
-        """Four arcs of u: row ``seen``'s distances at their heads peeked (this lane's
-        row, or a row of the launch in its stead past the last), then, when the lane's
-        row is ``live``, its visits.  ``(visits, changed)``."""
-        d0 = peek(state, seen, v0)
-        d1 = peek(state, seen, v1)
-        d2 = peek(state, seen, v2)
-        d3 = peek(state, seen, v3)
-        if not live:
-            return 0, False
+    def peek_four(state, row, v0, v1, v2, v3):
+        """Row ``row``'s distances at four heads (reads only)."""
+        return (peek(state, row, v0), peek(state, row, v1), peek(state, row, v2),
+                peek(state, row, v3))
+
+    @cuda.jit(device=True)
+    def peek_and_visit(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3,
+                       r, conv):
+        """Four arcs of u for this lane's row: the heads' distances peeked, then the
+        visits.  ``(visits, changed)``."""
+        d0, d1, d2, d3 = peek_four(state, row, v0, v1, v2, v3)
         return visit_four(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, d0, d1, d2, d3,
                           e0, e1, e2, e3, r, conv)
 
@@ -447,7 +447,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         count = 0
         changed = False
         while bits != 0:
-            row, seen, bits = next_item(bits, shift, lane, rows)
+            row, _, bits = next_item(bits, shift, lane, rows)
             live, du = gather(state, row, u, r)
             e0 = start
             while live and e0 < stop:
@@ -458,7 +458,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 e2 = next_within(e1, last)
                 e3 = next_within(e2, last)
                 did, lowered = peek_and_visit(
-                    state, row, row, True, u, du, heads[e0], heads[e1], heads[e2], heads[e3],
+                    state, row, u, du, heads[e0], heads[e1], heads[e2], heads[e3],
                     weights[e0], weights[e1], weights[e2], weights[e3], e0, e1, e2, e3, r,
                     conv)
                 count += did
@@ -510,10 +510,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         while k0 < here:
             v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3 = four_picked(
                 my_head, my_weight, window, k0, top)
-            a0, a1 = peek(state, seen_a, v0), peek(state, seen_a, v1)
-            a2, a3 = peek(state, seen_a, v2), peek(state, seen_a, v3)
-            b0, b1 = peek(state, seen_b, v0), peek(state, seen_b, v1)
-            b2, b3 = peek(state, seen_b, v2), peek(state, seen_b, v3)
+            a0, a1, a2, a3 = peek_four(state, seen_a, v0, v1, v2, v3)
+            b0, b1, b2, b3 = peek_four(state, seen_b, v0, v1, v2, v3)
             if live_a:
                 did, lowered = visit_four(state, row_a, u, du_a, v0, v1, v2, v3, w0, w1, w2,
                                           w3, a0, a1, a2, a3, e0, e1, e2, e3, r, conv)
