@@ -97,7 +97,8 @@ class Bench:
         ``read_first``: reads before the round's atomics, in trees that still have that
         switch, before 2026-11-28; ``whole_registers``: the register cap of
         ``whole_items=True``, 0 for none; ``shuffles``: whole items' arcs shared by
-        shuffles; ``pairs``: shuffled whole items two at a time), else its defaults."""
+        shuffles; ``pairs``: shuffled whole items two at a time; ``claims``: whole items'
+        warps claim chunks from a counter), else its defaults."""
         w = self.warpath
         from warpath.apsp import task_parallel
 
@@ -376,14 +377,16 @@ SWITCHES = {"form": ("SPREAD_ITEMS", ITEM_FORMS),
             "read_first": ("READ_FIRST", {False: False, True: True}),
             "shuffles": ("WHOLE_ITEM_SHUFFLES", {False: False, True: True}),
             "pairs": ("WHOLE_ITEM_PAIRS", {False: False, True: True}),
+            "claims": ("WHOLE_ITEM_CLAIMS", {False: False, True: True}),
             "whole_registers": ("WHOLE_ITEM_REGISTERS",
                                 {cap: cap for cap in (0, 40, 48, 56, 64, 72, 80, 96)})}
 
 
 def parse_variant(text):
     """``"frontier=1,near_far=1,delta=50"`` as task-parallel options (numbers; 0 and 1 of
-    ``frontier``, ``near_far``, ``read_first`` and ``whole_items`` as booleans; ``form=lanes`` names a way
-    of walking items, see :data:`ITEM_FORMS`).
+    ``frontier``, ``near_far``, ``read_first``, ``whole_items``, ``shuffles``, ``pairs``
+    and ``claims`` as booleans; ``form=lanes`` names a way of walking items, see
+    :data:`ITEM_FORMS`).
 
     Examples
     --------
@@ -399,7 +402,8 @@ def parse_variant(text):
             options[key] = value
             continue
         number = float(value)
-        if key in ("frontier", "near_far", "read_first", "whole_items", "shuffles", "pairs"):
+        if key in ("frontier", "near_far", "read_first", "whole_items", "shuffles", "pairs",
+                   "claims"):
             options[key] = bool(number)
         else:
             options[key] = int(number) if number.is_integer() and key != "delta" else number

@@ -45,22 +45,25 @@ def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
                           state, False, index)
     marks = np.zeros(2 * N * 4, np.uint8)
     lows = np.zeros(2 * N * 4, d.dtype)
-    for narrow, shuffled, paired in ((False, False, False), (False, True, False),
-                                     (False, True, True), (True, False, False),
-                                     (True, True, False), (True, True, True)):
+    claims = np.zeros(3, np.uint32)
+    for narrow, shuffled, paired, claimed in (
+            (False, False, False, False), (False, True, False, True),
+            (False, True, True, True), (True, False, False, False), (True, True, False, False),
+            (True, True, True, False), (True, True, True, True)):
         for near_far in (False, True):
             state = (d, marks, rows, items, inf, inf, np.int64(1))
             if near_far:
                 state += (lows, np.zeros(2, d.dtype), np.zeros(2, np.uint8), inf,
                           np.zeros(2, d.dtype))
             compile_steps(f"task-parallel whole items, narrow={narrow}, near_far={near_far}, "
-                          f"shuffled={shuffled}, paired={paired}, {tag}",
-                          whole_items.whole_item_steps(narrow, near_far, shuffled, paired),
-                          state,
+                          f"shuffled={shuffled}, paired={paired}, claimed={claimed}, {tag}",
+                          whole_items.whole_item_steps(narrow, near_far, shuffled, paired,
+                                                       claimed),
+                          state + (claims,),
                           False, index)
     sources = np.zeros(4, np.int64)
     _compile(gpu_rows._kernels()[3], (d, marks, sources, inf))   # whole items' start
-    _compile(whole_items._mark_kernel(), (marks, lows, sources, np.int64(1)))
+    _compile(whole_items._mark_kernel(), (marks, lows, sources, np.int64(1), claims))
 
 
 def main():

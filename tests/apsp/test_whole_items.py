@@ -67,6 +67,15 @@ def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     assert whole.stats["relaxations"] > bits.stats["relaxations"]
 
 
+def test_each_round_clears_the_marks_of_the_round_after_next():
+    # one row on a directed ring: round r expands vertex r alone, so 12 relaxations in 12
+    # rounds; a mark left in its slot would expand vertex r again in round r + 3
+    matrix = run(gen.ring(12, seed=5), [0], predecessors=False)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(gen.ring(12, seed=5), [0]))
+    assert matrix.stats["iterations"] == 12
+    assert matrix.stats["relaxations"] == 12
+
+
 #: Graphs for near-far (non-negative weights), few: the simulator runs a round slowly.
 NEAR_FAR = [(name, graph) for name, graph in GRAPHS
             if name in ("random-int", "disconnected", "zero-cycles", "float32", "int64-wide")]
@@ -199,6 +208,23 @@ def test_arcs_loaded_by_each_lane_or_shared_by_shuffles_on_the_gpu(monkeypatch, 
         sources = np.arange(0, graph.num_vertices, 11)
         matrix = run(graph, sources, predecessors=False, near_far=near_far)
         np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("claims", [False, True])
+def test_warps_claim_chunks_or_take_every_strideth_on_the_gpu(monkeypatch, claims):
+    # 20,000 vertices of 32 items each: 20,000 chunks, several claims of four for each of
+    # the grid's warps, and rounds that run dry and clear the next round's counter
+    from warpath.apsp import task_parallel
+
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEM_CLAIMS", claims)
+    graph = gen.random(20_000, 120_000, seed=26)
+    sources = np.arange(0, 20_000, 20)
+    expected = scipy_rows(graph, sources)
+    for loop in ("fast", "paper"):
+        matrix = run(graph, sources, predecessors=False, loop=loop)
+        assert matrix.stats["launch_width"] == 1000
+        np.testing.assert_array_equal(matrix.distances, expected)
 
 
 @pytest.mark.gpu

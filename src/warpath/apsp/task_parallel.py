@@ -202,6 +202,11 @@ WHOLE_ITEM_SHUFFLES = True
 #: (:func:`~warpath.cuda.operators.advance_marked` ``paired``): eight peeks in flight a
 #: lane instead of four (figures at :data:`WHOLE_ITEM_REGISTERS`).
 WHOLE_ITEM_PAIRS = True
+#: Whether whole items' warps claim their chunks of items from a counter of the round
+#: instead of taking every stride-th chunk (:func:`~warpath.cuda.operators.advance_marked`
+#: ``claims``; the GPU only): a model of the rounds on random(1M, 6M) put the wait for the
+#: unluckiest warp at 7-9% of a round.
+WHOLE_ITEM_CLAIMS = True
 
 
 @functools.lru_cache(maxsize=None)
@@ -634,7 +639,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     if whole_items:
         whole = WholeItems(n, width, dtype, bool(near_far))
         steps = whole_item_steps(whole.narrow(dgraph.num_edges), bool(near_far),
-                                 WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS)
+                                 WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS, WHOLE_ITEM_CLAIMS)
     elif frontier:
         steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))

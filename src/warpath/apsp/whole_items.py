@@ -10,12 +10,14 @@ whose distance did not change since it last relaxed these arcs lowers nothing,
 and its read of the head's distance shares a 128-byte line with the rows that do
 change, so it costs no extra traffic.
 
-No queue either: each item has a mark byte for even rounds and one for odd rounds.
-A lowering in round r sets the head's item's mark for round r + 1 (a plain store,
-whoever stores it), and round r sweeps every item's mark for r, a warp reading 32
-at once (:func:`~warpath.cuda.operators.advance_marked`), so joining the next round
-costs no atomic and no wait.  A second step, after the round's barrier, clears the
-marks for r, which round r + 1 sets again for r + 2.  (One stamp an item, "due in
+No queue either: each item has three mark bytes, one per round in turn
+(:func:`mark_slots`).  A lowering in round r sets the head's item's mark for round
+r + 1 (a plain store, whoever stores it), and round r sweeps every item's mark for
+r, a warp reading 32 at once (:func:`~warpath.cuda.operators.advance_marked`), so
+joining the next round costs no atomic and no wait.  The same sweep clears each
+item's mark for round r + 2: round r - 1 read it and round r + 1 marks it again,
+after the barrier.  (Until the thirtieth session two slots needed a second step
+after the barrier to clear the marks for r, and a second sweep.)  (One stamp an item, "due in
 round r", stored over by a lowering in round r, lost its round when the lowering
 came before the sweep reached it: on a ring, every item waited behind its
 predecessor's, and the rounds ran past the negative-cycle bound.)  Each lane takes
@@ -36,7 +38,11 @@ sources from 0.426 to 0.344 s (twenty-seventh session), and 32-bit positions, wi
 launches and arcs shared by shuffles to about 0.21 s (twenty-eighth).  Since the
 twenty-ninth session it is the default on small-world graphs without hubs
 (:func:`~warpath.apsp.task_parallel.whole_items_by_default`); a vertex of at most 32
-arcs loads its bounds and arcs once for all the items of a warp's chunk.
+arcs loads its bounds and arcs once for all the items of a warp's chunk.  Since the
+thirtieth, a round is one step (three mark slots, see above), and on a GPU the warps
+claim their chunks from a counter of the round
+(:data:`~warpath.apsp.task_parallel.WHOLE_ITEM_CLAIMS`) rather than each taking every
+stride-th chunk, so that no round waits for the warp that drew the heaviest chunks.
 
 **Near-far buckets** (``near_far=True``).  Without them an item is expanded in every
 round in which any of its 32 rows was lowered, 8.8 times per arc in the model's
@@ -54,10 +60,11 @@ of 28.  Positions are 32-bit (:func:`~warpath.cuda.indices.at32`) whenever every
 array of the launch fits (:func:`fits_32_bits`).
 
 State: ``(d, marks, W, items, inf, floor, groups)`` (:meth:`WholeItems.start`), the
-marks for round r at ``(r & 1) * items + item``; near-far adds ``(lows, bounds, near,
-delta, nearest)``: the least lowered rows (two slots an item, as the marks), and per
-round parity the bound, whether a lowering fell below it, and the least value that
-waits.
+marks for round r at ``(r mod 3) * items + item``; near-far keeps two slots (``r & 1``)
+and adds ``(lows, bounds, near, delta, nearest)``: the least lowered rows (two slots an
+item, as the marks), and per round parity the bound, whether a lowering fell below it,
+and the least value that waits.  Last comes ``claims``, the rounds' three counters of
+claimed chunks (:data:`CLAIMS`, :data:`CLAIMS_NEAR_FAR`).
 
 Examples
 --------
@@ -85,23 +92,29 @@ ITEM_ROWS = 32
 
 @functools.lru_cache(maxsize=None)
 def whole_item_steps(narrow: bool = False, near_far: bool = False,
-                     shuffled: bool = False, paired: bool = False) -> list:
+                     shuffled: bool = False, paired: bool = False,
+                     claimed: bool = False) -> list:
     """The steps of a round over whole items: an
     :func:`~warpath.cuda.operators.advance_marked` over the items marked for the round,
-    then a :func:`~warpath.cuda.operators.filter_indices` that clears those marks.
+    which clears the marks of the round after next as it passes (:func:`mark_slots`);
+    with near-far, then a :func:`~warpath.cuda.operators.filter_indices` that clears the
+    round's marks and carries the waiting items into the next round.
     ``narrow=True`` computes every position in unsigned 32-bit arithmetic
     (:func:`~warpath.cuda.indices.at32`), for launches whose arrays and graph all have
     fewer than 2**32 entries (:func:`fits_32_bits`).  ``near_far=True`` expands only
     the items whose least lowered row is below the launch's bound (see the module notes).
     ``shuffled=True`` loads a vertex's arcs a lane each and shares them by shuffles, and
-    ``paired=True`` (with it) walks two items of a vertex at once
-    (:func:`~warpath.cuda.operators.advance_marked`).
+    ``paired=True`` (with it) walks two items of a vertex at once, and ``claimed=True``
+    has each warp claim its next chunks of items from a counter of the round
+    (:func:`~warpath.cuda.operators.advance_marked`'s ``claims``).
 
     Examples
     --------
     >>> steps = whole_item_steps()
     >>> len(steps), steps[0].mapping.kind, steps[0].mapping.lanes
-    (2, 'marked-items', (32, 32))
+    (1, 'marked-items', (32, 32))
+    >>> len(whole_item_steps(near_far=True))
+    2
     """
     global cuda
     from numba import cuda
@@ -112,12 +125,21 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     from ..cuda.operators import advance_marked, filter_indices
 
     position = at32 if narrow else at
+    slots = mark_slots(near_far)
+    counters_at = CLAIMS_NEAR_FAR if near_far else CLAIMS
+
+    @cuda.jit(device=True)
+    def slot_of(r):
+        """The slot of round r's marks: r mod :func:`mark_slots`."""
+        if slots == 2:
+            return np.uint32(r & 1)
+        return np.uint32(r) % np.uint32(3)
 
     @cuda.jit(device=True)
     def active(state, item, r):
         """Whether ``item`` is marked for round r (near-far: and its least lowered row is
         below the bound; one above it waits, and its distance joins the round's nearest)."""
-        slot = position(r & 1, state[3], item)
+        slot = position(slot_of(r), state[3], item)
         if state[1][slot] == 0:
             return False
         if near_far:
@@ -155,7 +177,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
             conv[NEGATIVE_CYCLE] = 1
             return False
         cuda.atomic.min(state[0], position(v, state[2], row), candidate)
-        slot = position((r + 1) & 1, state[3], position(v, state[6], row // ITEM_ROWS))
+        slot = position(slot_of(r + 1), state[3], position(v, state[6], row // ITEM_ROWS))
         state[1][slot] = 1
         if near_far:
             if candidate < state[7][slot]:
@@ -166,6 +188,12 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
             elif candidate < state[11][r & 1]:
                 cuda.atomic.min(state[11], r & 1, candidate)
         return True
+
+    @cuda.jit(device=True)
+    def retire(state, item, r):
+        """Clear ``item``'s mark of round r + 2 (three slots): round r - 1 read it, round
+        r + 1 marks it."""
+        state[1][position(slot_of(r + 2), state[3], item)] = 0
 
     @cuda.jit(device=True)
     def every_item(graph, frontier, state, conv, r, thread):
@@ -199,21 +227,52 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
         state[1][now] = 0
         return False
 
-    return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired),
+    counted = counters_at if claimed else None
+    if not near_far:   # three slots: each round's sweep clears the marks of the round after next
+        return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired, retire,
+                               counted)]
+    return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired,
+                           claims=counted),
             filter_indices(every_item, unmark)]
+
+
+#: Where the state tuple keeps the counters of claimed chunks: after the seven common
+#: entries, or after near-far's five more.
+CLAIMS, CLAIMS_NEAR_FAR = 7, 12
+
+
+def mark_slots(near_far: bool) -> int:
+    """The slots of marks an item keeps, one per round in turn: three, or two with
+    near-far.
+
+    Round r reads slot r mod 3 and marks slot r + 1.  Three slots let round r's sweep
+    clear slot r + 2 as it passes each item (round r - 1 read it, round r + 1 will mark
+    it), so a round is one step.  Near-far's waiting items must move into the next
+    round's slot after the round's barrier, so it keeps two slots and a second step
+    that clears them.
+
+    Examples
+    --------
+    >>> mark_slots(False), mark_slots(True)
+    (3, 2)
+    """
+    return 2 if near_far else 3
 
 
 @functools.lru_cache(maxsize=None)
 def _mark_kernel():
-    """``mark(marks, lows, sources, groups)``: round 0's mark on each row's source item,
-    and (near-far, ``lows`` longer than one) its least lowered row, the source's 0
-    (after ``gpu_rows``' start kernel has filled d and cleared every mark)."""
+    """``mark(marks, lows, sources, groups, claims)``: round 0's mark on each row's source
+    item, and (near-far, ``lows`` longer than one) its least lowered row, the source's 0
+    (after ``gpu_rows``' start kernel has filled d and cleared every mark); the counters of
+    claimed chunks cleared."""
     global cuda
     from numba import cuda
 
     @cuda.jit
-    def mark(marks, lows, sources, groups):
+    def mark(marks, lows, sources, groups, claims):
         row = cuda.grid(1)
+        if row < claims.shape[0]:
+            claims[row] = 0
         if row < sources.shape[0]:
             item = sources[row] * groups + row // ITEM_ROWS
             marks[item] = 1
@@ -238,13 +297,13 @@ def fits_32_bits(n: int, width: int, arcs: int) -> bool:
     from ..cuda.indices import AT32_LIMIT
     from ..cuda.mappings import item_groups
 
-    marks = 2 * n * item_groups(width)
+    marks = mark_slots(False) * n * item_groups(width)
     # the arc walks step past the last arc by up to a warp before they stop
     return max(n * width, marks, arcs + ITEM_ROWS, n + 1) < AT32_LIMIT
 
 
 class WholeItems:
-    """The whole items' marks (two bytes an item) for launches of up to ``width`` rows on
+    """The whole items' marks (:func:`mark_slots` bytes an item) for launches of up to ``width`` rows on
     ``n`` vertices, and with ``near_far`` each item's least lowered row, two an item, in
     the distances' ``dtype``.
 
@@ -260,7 +319,7 @@ class WholeItems:
     >>> problem = Problem(dgraph, [2, 1], distances=d)
     >>> state = items.start(d, nb.to_device(np.array([2, 1])), problem)
     >>> state[1].copy_to_host().tolist(), d.copy_to_host().tolist()[:4]
-    ([0, 1, 1, 0, 0, 0], [2147483647, 2147483647, 2147483647, 0])
+    ([0, 1, 1, 0, 0, 0, 0, 0, 0], [2147483647, 2147483647, 2147483647, 0])
     >>> far = WholeItems(3, 40, np.int32, near_far=True)
     >>> state = far.start(d, nb.to_device(np.array([2, 1])), problem, np.int32(5))
     >>> state[7].copy_to_host().tolist()[:3], state[8].copy_to_host().tolist()
@@ -276,8 +335,9 @@ class WholeItems:
         self.width = width
         self.near_far = bool(near_far)
         items = n * item_groups(width)
-        self.marks = _cuda.device_array(2 * items, dtype=np.uint8)
+        self.marks = _cuda.device_array(mark_slots(near_far) * items, dtype=np.uint8)
         self.lows = _cuda.device_array(2 * items if near_far else 1, dtype=dtype or np.int32)
+        self.claims = _cuda.device_array(3, dtype=np.uint32)
 
     def narrow(self, arcs: int) -> bool:
         """Whether this launch width's positions fit in 32 bits on a graph of ``arcs``
@@ -297,21 +357,22 @@ class WholeItems:
         rows = on_device.shape[0]
         groups = item_groups(rows)
         items = self.n * groups
-        marks = self.marks[:2 * items]
+        marks = self.marks[:mark_slots(self.near_far) * items]
         lows = self.lows[:2 * items] if self.near_far else self.lows
         start_items = gpu_rows._kernels()[3]   # d filled, every mark cleared
         start_items[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
             d, marks, on_device, problem.inf)
         if self.near_far:
             run_fills([fill_job(lows, lows.shape[0], problem.inf)])
-        _mark_kernel()[blocks_for(rows), THREADS](marks, lows, on_device, np.int64(groups))
+        _mark_kernel()[blocks_for(max(rows, 3)), THREADS](marks, lows, on_device,
+                                                           np.int64(groups), self.claims)
         problem.tally.launch(3 if self.near_far else 2)
         state = (d, marks, np.int64(rows), np.int64(items), problem.inf, problem.floor,
                  np.int64(groups))
         if not self.near_far:
-            return state
+            return state + (self.claims,)
         kind = d.dtype.type
         books = (_cuda.to_device(np.array([delta, delta], d.dtype)),
                  _cuda.to_device(np.zeros(2, np.uint8)), kind(delta),
                  _cuda.to_device(np.array([problem.inf, problem.inf], d.dtype)))
-        return state + (lows,) + books
+        return state + (lows,) + books + (self.claims,)

@@ -338,7 +338,8 @@ PEEK_ARCS = 4
 
 @functools.lru_cache(maxsize=None)
 def advance_marked(active, gather, peek, visit, narrow: bool = False,
-                   shuffled: bool = False, paired: bool = False) -> Operator:
+                   shuffled: bool = False, paired: bool = False, retire=None,
+                   claims=None) -> Operator:
     """:func:`advance` over the items marked for the round (a
     :func:`~warpath.cuda.mappings.marked_items` mapping): no queue.
 
@@ -366,6 +367,19 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     distance and the peeks side by side.  A vertex of at most 32 arcs loads them once
     for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
     takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
+
+    ``retire(state, item, r)``, when given, is called once on every item of the sweep,
+    marked or not, by one lane, before the item's walk: a method that keeps its marks in
+    three slots (round r reads slot r mod 3, its visits mark slot r + 1) clears the
+    slot of round r + 2 there, since round r - 1 read it and round r + 1 marks it.  The
+    step that clears the marks after the round's barrier is then not needed.
+
+    ``claims``, when given, is the position in ``state`` of an array of three unsigned
+    32-bit counters, zero when the launch starts.  On a GPU a warp then claims :data:`CLAIMED_CHUNKS`
+    chunks of 32 items at a time from the round's counter (r mod 3; thread 0 clears the
+    counter of round r + 1 during round r) instead of taking every stride-th chunk: a warp
+    that drew light chunks takes more, so the round does not wait for the unluckiest
+    warp.  The simulator, which has no shuffles to share a claim, keeps the stride.
 
     Examples
     --------
@@ -569,6 +583,49 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return count, changed
 
     walk = expand_shuffled if shuffled and not SIMULATOR else expand
+    retiring = retire is not None
+    retire_item = retire if retiring else _no_retire
+    claiming = claims is not None and not SIMULATOR
+    counters_at = claims if claims is not None else 0
+    claimed = CLAIMED_CHUNKS
+
+    @cuda.jit(device=True)
+    def walk_chunk(graph, state, conv, rows, r, base, u0, g0, lane, items, groups):
+        """The chunk of 32 items from ``base`` (vertex u0, group g0): each lane asks
+        about one item, the warp votes, then walks the active items vertex by vertex
+        (GPU only).  ``(relaxations, changed)``."""
+        count = 0
+        changed = False
+        mine = base + lane < items and active(state, base + lane, r)
+        mask = np.uint32(vote(mine))
+        while mask != 0:
+            bit = cuda.ffs(mask) - 1   # the lowest set bit
+            u, group = u0 + bit, g0
+            if groups > 1:
+                u, group = u0, g0 + bit
+                while group >= groups:
+                    group -= groups
+                    u += 1
+            # u's items in this chunk: the set bits below bit - group + groups
+            end = bit - group + groups
+            same = mask
+            if end < width:
+                same = np.uint32(mask & ((np.uint32(1) << np.uint32(end))
+                                         - np.uint32(1)))
+            mask = np.uint32(mask ^ same)
+            did, lowered = walk(graph, state, conv, rows, u, same, group - bit, lane, r)
+            count += did
+            changed |= lowered
+        return count, changed
+
+    @cuda.jit(device=True)
+    def claim(counter, r, lane):
+        """The warp's next claim of round r (lane 0 takes it, every lane gets it)."""
+        taken = np.int32(0)
+        if lane == 0:
+            taken = np.int32(cuda.atomic.add(counter, np.uint32(r) % np.uint32(3),
+                                             np.uint32(1)))
+        return pick(taken, np.int32(0))
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -581,11 +638,41 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         # Item i is vertex i // groups, group i % groups.  A division per item was a sixth
         # of the instructions (H200 profile, 1,000 rows): the warp's first item and the
         # stride are divided once, and each chunk's vertex and group are carried forward.
+        if claiming:
+            counter = state[counters_at]
+            if thread == 0:
+                counter[np.uint32(r + 1) % np.uint32(3)] = 0
+            chunk_u = width // groups
+            chunk_g = width - chunk_u * groups
+            base = np.int64(claim(counter, r, lane)) * (claimed * width)
+            while base < items:
+                u0 = base // groups
+                g0 = base - u0 * groups
+                stop = base + claimed * width
+                while base < stop and base < items:
+                    if retiring and base + lane < items:
+                        retire_item(state, base + lane, r)
+                    did, lowered = walk_chunk(graph, state, conv, rows, r, base, u0, g0,
+                                              lane, items, groups)
+                    count += did
+                    changed |= lowered
+                    base += width
+                    g0 += chunk_g
+                    u0 += chunk_u
+                    if g0 >= groups:
+                        g0 -= groups
+                        u0 += 1
+                base = np.int64(claim(counter, r, lane)) * (claimed * width)
+            if changed:
+                mark_changed(conv, r)
+            return count
         u0 = first // groups
         g0 = first - u0 * groups
         stride_u = stride // groups
         stride_g = stride - stride_u * groups
         for base in range(first, items, stride):   # 32 items a warp, same trips
+            if retiring and base + lane < items:
+                retire_item(state, base + lane, r)
             if SIMULATOR:   # no votes: every lane asks about each item in turn
                 for bit in range(width):
                     item = base + bit
@@ -596,27 +683,10 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                         count += did
                         changed |= lowered
             else:
-                mine = base + lane < items and active(state, base + lane, r)
-                mask = np.uint32(vote(mine))
-                while mask != 0:
-                    bit = cuda.ffs(mask) - 1   # the lowest set bit
-                    u, group = u0 + bit, g0
-                    if groups > 1:
-                        u, group = u0, g0 + bit
-                        while group >= groups:
-                            group -= groups
-                            u += 1
-                    # u's items in this chunk: the set bits below bit - group + groups
-                    end = bit - group + groups
-                    same = mask
-                    if end < width:
-                        same = np.uint32(mask & ((np.uint32(1) << np.uint32(end))
-                                                 - np.uint32(1)))
-                    mask = np.uint32(mask ^ same)
-                    did, lowered = walk(graph, state, conv, rows, u, same, group - bit,
-                                        lane, r)
-                    count += did
-                    changed |= lowered
+                did, lowered = walk_chunk(graph, state, conv, rows, r, base, u0, g0, lane,
+                                          items, groups)
+                count += did
+                changed |= lowered
             g0 += stride_g
             u0 += stride_u
             if g0 >= groups:
@@ -627,6 +697,17 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return count
 
     return Operator(op, marked_items())
+
+
+@cuda.jit(device=True)
+def _no_retire(state, item, r):
+    """:func:`advance_marked` without ``retire``: nothing (never called)."""
+    return
+
+
+#: Chunks of 32 items a warp of :func:`advance_marked` claims at once with ``claims``: a
+#: counter's atomic per 128 items, and a round's last claim about 0.1 ms of work.
+CLAIMED_CHUNKS = 4
 
 
 #: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
