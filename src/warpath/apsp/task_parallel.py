@@ -204,8 +204,9 @@ WHOLE_ITEM_SHUFFLES = True
 WHOLE_ITEM_PAIRS = True
 #: Whether whole items' warps claim their chunks of items from a counter of the round
 #: instead of taking every stride-th chunk (:func:`~warpath.cuda.operators.advance_marked`
-#: ``claims``; the GPU only): a model of the rounds on random(1M, 6M) put the wait for the
-#: unluckiest warp at 7-9% of a round.
+#: ``claims``; the GPU only).  A model of the rounds on random(1M, 6M) put the wait for
+#: the unluckiest warp at 7-9% of a round; measured (thirtieth session, H200, 1,000
+#: sources), 0.199 s against 0.203 s without, 1-2%.
 WHOLE_ITEM_CLAIMS = True
 
 

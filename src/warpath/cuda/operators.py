@@ -375,11 +375,14 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     step that clears the marks after the round's barrier is then not needed.
 
     ``claims``, when given, is the position in ``state`` of an array of three unsigned
-    32-bit counters, zero when the launch starts.  On a GPU a warp then claims :data:`CLAIMED_CHUNKS`
-    chunks of 32 items at a time from the round's counter (r mod 3; thread 0 clears the
-    counter of round r + 1 during round r) instead of taking every stride-th chunk: a warp
-    that drew light chunks takes more, so the round does not wait for the unluckiest
-    warp.  The simulator, which has no shuffles to share a claim, keeps the stride.
+    32-bit counters, zero when the launch starts.  On a GPU a warp then claims chunks of 32
+    items from the round's counter (r mod 3; thread 0 clears the counter of round r + 1
+    during round r) instead of taking every stride-th chunk: a warp that drew light chunks
+    takes more, so the round does not wait for the unluckiest warp.  It claims
+    :data:`CLAIMED_CHUNKS` at a time when the grid has at least
+    :data:`CLAIMS_A_WARP` claims of that many a warp, else one at a time (a few heavy
+    chunks a warp, as on a complete graph, must not pile up in a few warps).  The
+    simulator, which has no shuffles to share a claim, keeps the stride.
 
     Examples
     --------
@@ -587,7 +590,6 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     retire_item = retire if retiring else _no_retire
     claiming = claims is not None and not SIMULATOR
     counters_at = claims if claims is not None else 0
-    claimed = CLAIMED_CHUNKS
 
     @cuda.jit(device=True)
     def walk_chunk(graph, state, conv, rows, r, base, u0, g0, lane, items, groups):
@@ -644,6 +646,9 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 counter[np.uint32(r + 1) % np.uint32(3)] = 0
             chunk_u = width // groups
             chunk_g = width - chunk_u * groups
+            claimed = 1   # chunks a claim
+            if items >= stride * (CLAIMED_CHUNKS * CLAIMS_A_WARP):
+                claimed = CLAIMED_CHUNKS
             base = np.int64(claim(counter, r, lane)) * (claimed * width)
             while base < items:
                 u0 = base // groups
@@ -705,9 +710,15 @@ def _no_retire(state, item, r):
     return
 
 
-#: Chunks of 32 items a warp of :func:`advance_marked` claims at once with ``claims``: a
-#: counter's atomic per 128 items, and a round's last claim about 0.1 ms of work.
+#: Chunks of 32 items a warp of :func:`advance_marked` claims at once with ``claims`` on a
+#: large launch: a counter's atomic per 128 items, and a round's last claim about 0.1 ms of
+#: work on random(1M, 6M) with 1,000 rows (237 chunks a warp).
 CLAIMED_CHUNKS = 4
+#: Claims of :data:`CLAIMED_CHUNKS` each warp must have for them (else one chunk a claim).
+#: Okuyama's complete graph (12,300 chunks of 150K arcs' work for 4,224 warps) took 0.269 s
+#: with claims of four, against 0.204 s taking every stride-th chunk: the busiest warps did
+#: four chunks instead of three.
+CLAIMS_A_WARP = 8
 
 
 #: Arcs a thread of :func:`sweep` takes at once (its loop is written out for four).
