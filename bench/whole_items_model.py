@@ -7,7 +7,8 @@ Jacobi order (each round reads the distances of the round before: the most round
 and in Gauss-Seidel order (a relaxation sees the ones before it in the round: the
 fewest).  The GPU's rounds fall between the two.  It prints the rounds, the pairs per
 arc, the bytes of distance lines and the time those bytes take at ``--bandwidth``,
-for one launch and for ``--sources`` sources.
+for one launch and for ``--sources`` sources; and the lowerings (each an ``atomicMin``
+and a mark stored on the GPU) with the time they take at ``--atomic-rate``.
 
 Run: ``python bench/whole_items_model.py --vertices 1000000 --sources 1000``
 (about 30 s on the CI box).
@@ -28,9 +29,10 @@ UNREACHED = np.int64(1) << 60
 
 @numba.njit(cache=False)
 def item_rounds(indptr, indices, weights, sources, jacobi):
-    """``(rounds, pairs, expanded, d)``: the rounds of one launch of ``sources`` (a row
-    each), the (item, arc) pairs they relax, the items they expand and the n x rows
-    distances (``UNREACHED`` where no path)."""
+    """``(rounds, pairs, expanded, lowerings, d)``: the rounds of one launch of ``sources``
+    (a row each), the (item, arc) pairs they relax, the items they expand, the (row, arc)
+    relaxations that lower a distance, and the n x rows distances (``UNREACHED`` where no
+    path)."""
     n = indptr.size - 1
     k = sources.size
     d = np.full((n, k), UNREACHED, np.int64)
@@ -39,7 +41,7 @@ def item_rounds(indptr, indices, weights, sources, jacobi):
         d[sources[row], row] = 0
         queued[sources[row]] = 1
     written = d.copy() if jacobi else d
-    rounds = pairs = expanded = 0
+    rounds = pairs = expanded = lowerings = 0
     while True:
         following = np.zeros(n, np.uint8)
         for u in range(n):
@@ -55,13 +57,14 @@ def item_rounds(indptr, indices, weights, sources, jacobi):
                     candidate = d[u, row] + weights[e]
                     if candidate < written[v, row]:
                         written[v, row] = candidate
+                        lowerings += 1
                         following[v] = 1
         if jacobi:
             d[:, :] = written
         rounds += 1
         queued = following
         if following.sum() == 0:
-            return rounds, pairs, expanded, d
+            return rounds, pairs, expanded, lowerings, d
 
 
 def main(argv=None):
@@ -71,6 +74,8 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=32, help="rows of one launch (one item)")
     parser.add_argument("--sources", type=int, default=1000, help="sources in all")
     parser.add_argument("--bandwidth", type=float, default=4.0e12, help="bytes a second")
+    parser.add_argument("--atomic-rate", type=float, default=45e9,
+                        help="random atomicMin a second (45G: measured on the H100)")
     args = parser.parse_args(argv)
     if not 1 <= args.rows <= 32:
         parser.error(f"--rows must be 1 to 32 (one item a vertex), not {args.rows}")
@@ -83,14 +88,16 @@ def main(argv=None):
           f"{args.rows} rows a launch, {launches} launches for {args.sources} sources")
     for jacobi in (True, False):
         start = time.perf_counter()
-        rounds, pairs, expanded, _ = item_rounds(graph.indptr, graph.indices, weights, sources,
-                                              jacobi)
+        rounds, pairs, expanded, lowerings, _ = item_rounds(graph.indptr, graph.indices,
+                                                             weights, sources, jacobi)
         line_bytes = 4 * args.rows * (pairs + expanded)   # heads' lines and the items' own
         seconds = line_bytes / args.bandwidth
         print(f"{'Jacobi' if jacobi else 'Gauss-Seidel':>12}: {rounds} rounds, "
               f"{pairs:,} (item, arc) pairs ({pairs / graph.num_edges:.2f} an arc), "
               f"{expanded:,} items expanded; {line_bytes / 1e9:.2f} GB of distance lines: "
-              f"{seconds * 1e3:.2f} ms a launch, {seconds * launches * 1e3:.0f} ms in all "
+              f"{seconds * 1e3:.2f} ms a launch, {seconds * launches * 1e3:.0f} ms in all; "
+              f"{lowerings:,} lowerings ({lowerings / (n * args.rows):.2f} a vertex and row): "
+              f"{lowerings * launches / args.atomic_rate * 1e3:.0f} ms of atomics in all "
               f"[{time.perf_counter() - start:.0f} s]")
 
 

@@ -211,20 +211,27 @@ def test_arcs_loaded_by_each_lane_or_shared_by_shuffles_on_the_gpu(monkeypatch, 
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("claims", [False, True])
-def test_warps_claim_chunks_or_take_every_strideth_on_the_gpu(monkeypatch, claims):
-    # 20,000 vertices of 32 items each: 20,000 chunks, several claims of four for each of
-    # the grid's warps, and rounds that run dry and clear the next round's counter
+@pytest.mark.parametrize("claims, chunks", [(False, 0), (True, 0), (True, 1), (True, 4)])
+def test_warps_claim_chunks_or_take_every_strideth_on_the_gpu(monkeypatch, claims, chunks):
+    # 20,000 vertices: 20,000 chunks of 32 items with 1,000 rows (32 groups), more than the
+    # grid's warps, so warps claim several times, one or four chunks a claim (0: the
+    # grid's rule), and rounds run dry and clear the next round's counter.  Launches of
+    # 273 rows (9 groups: a chunk spans vertices) in two batches restart the counters;
+    # the paper loop's thread a task has fewer chunks than warps and strides.
     from warpath.apsp import task_parallel
 
     monkeypatch.setattr(task_parallel, "WHOLE_ITEM_CLAIMS", claims)
+    monkeypatch.setattr(task_parallel, "WHOLE_ITEM_CLAIM_CHUNKS", chunks)
     graph = gen.random(20_000, 120_000, seed=26)
     sources = np.arange(0, 20_000, 20)
     expected = scipy_rows(graph, sources)
-    for loop in ("fast", "paper"):
-        matrix = run(graph, sources, predecessors=False, loop=loop)
+    for options in ({}, {"loop": "paper"}):
+        matrix = run(graph, sources, predecessors=False, **options)
         assert matrix.stats["launch_width"] == 1000
-        np.testing.assert_array_equal(matrix.distances, expected)
+        np.testing.assert_array_equal(matrix.distances, expected, err_msg=str(options))
+    matrix = run(graph, sources[:546], predecessors=False, group=91, launch_groups=3)
+    assert matrix.stats["launch_width"] == 273 and matrix.stats["batches"] == 2
+    np.testing.assert_array_equal(matrix.distances, expected[:546])
 
 
 @pytest.mark.gpu

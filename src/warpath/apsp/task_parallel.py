@@ -208,6 +208,9 @@ WHOLE_ITEM_PAIRS = True
 #: the unluckiest warp at 7-9% of a round; measured (thirtieth session, H200, 1,000
 #: sources), 0.199 s against 0.203 s without, 1-2%.
 WHOLE_ITEM_CLAIMS = True
+#: Chunks of 32 items a claim takes (0: four on large launches, else one;
+#: :data:`~warpath.cuda.operators.CLAIMS_A_WARP`); tests set it to reach either size.
+WHOLE_ITEM_CLAIM_CHUNKS = 0
 
 
 @functools.lru_cache(maxsize=None)
@@ -523,7 +526,7 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         the same day, 32 a lane a row 0.93 s, 16 rows 1.22 s and 8 rows 1.55 s).
     whole_items : bool, optional
         ``frontier`` with items of 32 rows only: an item in the round relaxes every row,
-        a lane each, and the round's items are found by a sweep of one mark byte an item
+        a lane each, and the round's items are found by a sweep of their mark bytes
         instead of a queue (:mod:`warpath.apsp.whole_items`).  With ``near_far=True``
         (not on by default for whole items) an item waits while its least lowered row is
         at or above the launch's bound.  Default (``None``): on where it pays, see
@@ -640,7 +643,8 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     if whole_items:
         whole = WholeItems(n, width, dtype, bool(near_far))
         steps = whole_item_steps(whole.narrow(dgraph.num_edges), bool(near_far),
-                                 WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS, WHOLE_ITEM_CLAIMS)
+                                 WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS, WHOLE_ITEM_CLAIMS,
+                                 WHOLE_ITEM_CLAIM_CHUNKS)
     elif frontier:
         steps = _frontier_steps(bool(near_far), int(item_rows), spread)
         items = _ItemFrontier(dgraph, n, width, int(item_rows))

@@ -93,7 +93,7 @@ ITEM_ROWS = 32
 @functools.lru_cache(maxsize=None)
 def whole_item_steps(narrow: bool = False, near_far: bool = False,
                      shuffled: bool = False, paired: bool = False,
-                     claimed: bool = False) -> list:
+                     claimed: bool = False, claim_chunks: int = 0) -> list:
     """The steps of a round over whole items: an
     :func:`~warpath.cuda.operators.advance_marked` over the items marked for the round,
     which clears the marks of the round after next as it passes (:func:`mark_slots`);
@@ -105,7 +105,8 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     the items whose least lowered row is below the launch's bound (see the module notes).
     ``shuffled=True`` loads a vertex's arcs a lane each and shares them by shuffles, and
     ``paired=True`` (with it) walks two items of a vertex at once, and ``claimed=True``
-    has each warp claim its next chunks of items from a counter of the round
+    has each warp claim its next chunks of items from a counter of the round,
+    ``claim_chunks`` at a time (0: as the grid's size says)
     (:func:`~warpath.cuda.operators.advance_marked`'s ``claims``).
 
     Examples
@@ -133,7 +134,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
         """The slot of round r's marks: r mod :func:`mark_slots`."""
         if slots == 2:
             return np.uint32(r & 1)
-        return np.uint32(r) % np.uint32(3)
+        return np.uint32(r % 3)
 
     @cuda.jit(device=True)
     def active(state, item, r):
@@ -230,9 +231,9 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     counted = counters_at if claimed else None
     if not near_far:   # three slots: each round's sweep clears the marks of the round after next
         return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired, retire,
-                               counted)]
+                               counted, claim_chunks)]
     return [advance_marked(active, gather, peek, relax, narrow, shuffled, paired,
-                           claims=counted),
+                           claims=counted, claim_chunks=claim_chunks),
             filter_indices(every_item, unmark)]
 
 
@@ -284,7 +285,7 @@ def _mark_kernel():
 
 def fits_32_bits(n: int, width: int, arcs: int) -> bool:
     """Whether every position of a launch of ``width`` rows on ``n`` vertices and ``arcs``
-    arcs (distances, both rounds' marks, arcs) is below 2**32: then
+    arcs (distances, three slots of marks, arcs) is below 2**32: then
     :func:`whole_item_steps` ``(narrow=True)`` serves it.
 
     Examples

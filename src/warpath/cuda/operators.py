@@ -339,7 +339,7 @@ PEEK_ARCS = 4
 @functools.lru_cache(maxsize=None)
 def advance_marked(active, gather, peek, visit, narrow: bool = False,
                    shuffled: bool = False, paired: bool = False, retire=None,
-                   claims=None) -> Operator:
+                   claims=None, claim_chunks: int = 0) -> Operator:
     """:func:`advance` over the items marked for the round (a
     :func:`~warpath.cuda.mappings.marked_items` mapping): no queue.
 
@@ -355,8 +355,9 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     marks the head's item for round r + 1 itself and returns True when it did; the
     round is then marked changed once per thread.  A lane waits for one chain of loads
     per four arcs, and joining the next round costs a store.  The marks of round r must
-    stay readable until the round ends (the method clears them in a later step: the
-    simulator's lanes read them one after another).
+    stay readable until the round ends (the method clears them in a later step, or in a
+    later round's sweep through ``retire``: the simulator's lanes read them one after
+    another).
 
     ``narrow=True`` walks the arcs with unsigned 32-bit positions
     (:func:`~warpath.cuda.indices.at32`): for graphs of fewer than 2**32 arcs, whose
@@ -379,10 +380,12 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     items from the round's counter (r mod 3; thread 0 clears the counter of round r + 1
     during round r) instead of taking every stride-th chunk: a warp that drew light chunks
     takes more, so the round does not wait for the unluckiest warp.  It claims
-    :data:`CLAIMED_CHUNKS` at a time when the grid has at least
-    :data:`CLAIMS_A_WARP` claims of that many a warp, else one at a time (a few heavy
-    chunks a warp, as on a complete graph, must not pile up in a few warps).  The
-    simulator, which has no shuffles to share a claim, keeps the stride.
+    ``claim_chunks`` at a time, or with 0, :data:`CLAIMED_CHUNKS` when the grid has at
+    least :data:`CLAIMS_A_WARP` claims of that many a warp, else one at a time (a few
+    heavy chunks a warp, as on a complete graph, must not pile up in a few warps).  A
+    grid with no more chunks than warps (the paper loop's thread per task) strides: a
+    warp has one chunk at most.  The simulator, which has no shuffles to share a claim,
+    keeps the stride.
 
     Examples
     --------
@@ -625,7 +628,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         """The warp's next claim of round r (lane 0 takes it, every lane gets it)."""
         taken = np.int32(0)
         if lane == 0:
-            taken = np.int32(cuda.atomic.add(counter, np.uint32(r) % np.uint32(3),
+            taken = np.int32(cuda.atomic.add(counter, np.uint32(r % 3),
                                              np.uint32(1)))
         return pick(taken, np.int32(0))
 
@@ -643,13 +646,20 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         if claiming:
             counter = state[counters_at]
             if thread == 0:
-                counter[np.uint32(r + 1) % np.uint32(3)] = 0
+                counter[np.uint32((r + 1) % 3)] = 0
             chunk_u = width // groups
             chunk_g = width - chunk_u * groups
+            many = items > stride   # more chunks than warps: claimed, else one a warp
             claimed = 1   # chunks a claim
-            if items >= stride * (CLAIMED_CHUNKS * CLAIMS_A_WARP):
-                claimed = CLAIMED_CHUNKS
-            base = np.int64(claim(counter, r, lane)) * (claimed * width)
+            if many:
+                claimed = claim_chunks
+                if claimed == 0:
+                    claimed = 1
+                    if items >= stride * (CLAIMED_CHUNKS * CLAIMS_A_WARP):
+                        claimed = CLAIMED_CHUNKS
+            base = first
+            if many:
+                base = np.int64(claim(counter, r, lane)) * (claimed * width)
             while base < items:
                 u0 = base // groups
                 g0 = base - u0 * groups
@@ -667,7 +677,9 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                     if g0 >= groups:
                         g0 -= groups
                         u0 += 1
-                base = np.int64(claim(counter, r, lane)) * (claimed * width)
+                base = items
+                if many:
+                    base = np.int64(claim(counter, r, lane)) * (claimed * width)
             if changed:
                 mark_changed(conv, r)
             return count
