@@ -624,6 +624,17 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         return count, changed
 
     @cuda.jit(device=True)
+    def moved(u, g, step_u, step_g, groups):
+        """The vertex and group of the item ``step_u * groups + step_g`` items past item
+        (u, g), with ``step_g < groups``: no division."""
+        g += step_g
+        u += step_u
+        if g >= groups:
+            g -= groups
+            u += 1
+        return u, g
+
+    @cuda.jit(device=True)
     def claim(counter, r, lane):
         """The warp's next claim of round r (lane 0 takes it, every lane gets it)."""
         taken = np.int32(0)
@@ -672,11 +683,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                     count += did
                     changed |= lowered
                     base += width
-                    g0 += chunk_g
-                    u0 += chunk_u
-                    if g0 >= groups:
-                        g0 -= groups
-                        u0 += 1
+                    u0, g0 = moved(u0, g0, chunk_u, chunk_g, groups)
                 base = items
                 if many:
                     base = np.int64(claim(counter, r, lane)) * (claimed * width)
@@ -704,11 +711,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                                           items, groups)
                 count += did
                 changed |= lowered
-            g0 += stride_g
-            u0 += stride_u
-            if g0 >= groups:
-                g0 -= groups
-                u0 += 1
+            u0, g0 = moved(u0, g0, stride_u, stride_g, groups)
         if changed:
             mark_changed(conv, r)
         return count
