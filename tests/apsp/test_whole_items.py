@@ -67,6 +67,17 @@ def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     assert whole.stats["relaxations"] > bits.stats["relaxations"]
 
 
+def test_an_unreached_row_lowers_nothing_over_a_negative_arc():
+    # rows 0 and 1 share every item, and row 1's source (vertex 4) reaches nothing else:
+    # when row 0 lowers vertex 1, vertex 1's item is expanded for row 1 too, at distance
+    # inf, and inf + (-5) must not lower vertex 2 for row 1
+    graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=[2, -5, 1],
+                                     num_vertices=5)
+    matrix = run(graph, [0, 4], predecessors=False)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, [0, 4]))
+    assert np.isinf(matrix.distances[1, :4]).all()
+
+
 def test_each_round_clears_the_marks_of_the_round_after_next():
     # one row on a directed ring: round r expands vertex r alone, so 12 relaxations in 12
     # rounds; a mark left in its slot would expand vertex r again in round r + 3

@@ -351,7 +351,11 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     ``gather(state, row, u, r) -> (active, du)``, and :data:`PEEK_ARCS` arcs at once,
     loading their heads and weights, then ``peek(state, row, v) -> dv`` at each (reads
     only: it may be called for any row of the launch, even one ``gather`` found idle),
-    before ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  ``visit``
+    before ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  The
+    compiler moves a row's peeks into the branch on its ``active``, so an ``active`` that
+    tests the loaded ``du`` makes the peeks wait for that load (seen in sm_90 SASS); a
+    method can leave such a test to ``visit``, after its comparison with the peek (whole
+    items do: one memory latency an item fewer).  ``visit``
     marks the head's item for round r + 1 itself and returns True when it did; the
     round is then marked changed once per thread.  A lane waits for one chain of loads
     per four arcs, and joining the next round costs a store.  The marks of round r must
