@@ -63,7 +63,7 @@ def compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
                           False, index)
     sources = np.zeros(4, np.int64)
     _compile(gpu_rows._kernels()[3], (d, marks, sources, inf))   # whole items' start
-    _compile(whole_items._mark_kernel(), (marks, lows, sources, np.int64(1), claims))
+    _compile(whole_items._mark_kernel(), (marks, d, lows, sources, np.int64(1), claims))
 
 
 def main():
@@ -95,7 +95,7 @@ def main():
             _compile(start, (d, masks, sources, inf))
             words = np.zeros(2 * N * 4, np.uint32)
             _compile(start_items, (d, words, sources, inf))
-            _compile(mark_sources, (words, sources, np.int64(4), np.int64(8)))
+            _compile(mark_sources, (words, d, sources, np.int64(4), np.int64(8)))
             if index is np.int32 and dtype in (np.int32, np.float64):
                 compile_frontier_form(task_parallel, d, words, rows, inf, dtype, index, tag)
             for out in (np.zeros((4, N), dtype), np.zeros((4, N), np.int64)):

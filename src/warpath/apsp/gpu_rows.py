@@ -54,6 +54,8 @@ FREE_SHARE = 0.8
 #: in 7.3 ms on the H200, and a 1-D grid took 28 ms (docs/performance.md, twenty-eighth
 #: session); the tile's 8 GB moved predict about 2-3 ms (twenty-ninth session).
 DELIVERY_BLOCK = (32, 8)
+#: The rows of a tile a block's thread rows take in one pass (the block's y).
+TILE_PASS = DELIVERY_BLOCK[1]
 #: The least groups of a launch of rounds over a frontier when ``launch_groups=None`` and
 #: the result stays on the GPU: a round's cost is then the latency of its items more than
 #: its bytes, so wide launches that share each round among more rows win even where the
@@ -280,6 +282,8 @@ def _kernels():
     global cuda
     from numba import cuda
 
+    from ..cuda.indices import at
+
     @cuda.jit
     def start(d, masks, sources, inf):
         """Okuyama Fig. 7 lines 1-3, vertex-major: d[v, s] = 0 and <s, s> in round 0's set
@@ -299,35 +303,45 @@ def _kernels():
         ``width``), a warp reading 32 rows of one vertex; then a barrier."""
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         s = s0 + x
-        for i in range(y, 32, cuda.blockDim.y):
+        i = y
+        while i < 32:   # a constant step: no division for the trip count
             v = v0 + i
             if v < n and s < width:
-                tile[i, x] = values[v * width + s]
+                tile[i, x] = values[at(v, width, s)]
+            i += TILE_PASS
         cuda.syncthreads()
 
     @cuda.jit
     def distances(d, out, sources, inf, out_inf, h, shifted):
         """out[s, v] = d[v, s], a tile of 32 vertices x 32 rows a block at a time
         (:data:`DELIVERY_BLOCK`): read a vertex's 32 rows a warp, written a row's 32
-        vertices a warp; with ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v]."""
+        vertices a warp; with ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v].
+        Positions are unsigned (no wraparound test) and the loops step by constants, with
+        no division for their trip counts: a profile of 1,000 rows of 1M vertices found this kernel bound by its
+        instructions (76% of the SMs' peak, 21% of DRAM's; thirty-first session)."""
         tile = cuda.shared.array((32, 33), d.dtype)   # 33: a column read hits 32 banks
         width, n = out.shape
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         v0 = cuda.blockIdx.x * 32
         v = v0 + x
-        for s0 in range(cuda.blockIdx.y * 32, width, cuda.gridDim.y * 32):   # y is capped
+        s0 = cuda.blockIdx.y * 32
+        while s0 < width:   # one pass unless the grid's y is capped
             load_tile(tile, d, width, n, v0, s0)
-            for j in range(y, 32, cuda.blockDim.y):
+            j = y
+            while j < 32:
                 s = s0 + j
                 if v < n and s < width:
                     value = tile[x, j]
+                    row, column = np.uint64(s), np.uint64(v)   # no wraparound test
                     if value == inf:
-                        out[s, v] = out_inf
+                        out[row, column] = out_inf
                     elif shifted:
-                        out[s, v] = value - h[sources[s]] + h[v]
+                        out[row, column] = value - h[sources[s]] + h[v]
                     else:
-                        out[s, v] = value
+                        out[row, column] = value
+                j += TILE_PASS
             cuda.syncthreads()   # the tile is read before the next one is loaded
+            s0 += cuda.gridDim.y * 32
 
     @cuda.jit
     def predecessors(pred, out, sources):
@@ -348,24 +362,26 @@ def _kernels():
 
     @cuda.jit
     def start_items(d, words, sources, inf):
-        """The frontier form's start (``frontier=True``): d as :func:`start`'s, every
-        item's word of lanes cleared (the sources' lanes are set by ``mark_sources``).
-        Whole items run it on their uint8 mark bytes too (``words`` of any integer
-        type: only zeros are written)."""
+        """The frontier form's start (``frontier=True``): every distance ``inf`` and every
+        item's word of lanes cleared; the sources' zeros and lanes come after, from
+        ``mark_sources`` (or whole items' own mark kernel, which runs this on its uint8
+        mark bytes: ``words`` of any integer type, only zeros are written).  A source
+        test on each of the n x rows entries took a 64-bit division each: 4.6 ms for
+        1,000 rows of 1M vertices on the H200, bound by its instructions (thirty-first
+        session)."""
         i = cuda.grid(1)
-        width = sources.shape[0]
         if i < d.shape[0]:
-            v = i // width
-            d[i] = 0 if v == sources[i - v * width] else inf
+            d[i] = inf
         if i < words.shape[0]:
             words[i] = 0
 
     @cuda.jit
-    def mark_sources(words, sources, groups, item_rows):
-        """Each row's lane in its source's item of round 0's words (``item_rows`` rows an
-        item)."""
+    def mark_sources(words, d, sources, groups, item_rows):
+        """Each row's distance 0 at its source and its lane in the source's item of round
+        0's words (``item_rows`` rows an item)."""
         row = cuda.grid(1)
         if row < sources.shape[0]:
+            d[at(sources[row], sources.shape[0], row)] = 0
             bit = words.dtype.type(1) << words.dtype.type(row % item_rows)
             cuda.atomic.or_(words, sources[row] * groups + row // item_rows, bit)
 
@@ -407,7 +423,8 @@ def start_items(d, words, sources, host_sources, inf, queue, tally, item_rows: i
     rows = host_sources.shape[0]
     groups = item_groups(rows, item_rows)
     kernels[3][blocks_for(max(d.shape[0], words.shape[0])), THREADS](d, words, sources, inf)
-    kernels[4][blocks_for(rows), THREADS](words, sources, np.int64(groups), np.int64(item_rows))
+    kernels[4][blocks_for(rows), THREADS](words, d, sources, np.int64(groups),
+                                          np.int64(item_rows))
     items = np.unique(host_sources * groups + np.arange(rows) // item_rows)
     queue.queues[0, :items.shape[0]].copy_to_device(items.astype(queue.queues.dtype))
     queue.counts.copy_to_device(np.array([items.shape[0], 0, 0], dtype=np.int64))

@@ -267,19 +267,23 @@ def mark_slots(near_far: bool) -> int:
 
 @functools.lru_cache(maxsize=None)
 def _mark_kernel():
-    """``mark(marks, lows, sources, groups, claims)``: round 0's mark on each row's source
-    item, and (near-far, ``lows`` longer than one) its least lowered row, the source's 0
-    (after ``gpu_rows``' start kernel has filled d and cleared every mark); the counters of
-    claimed chunks cleared."""
+    """``mark(marks, d, lows, sources, groups, claims)``: each row's distance 0 at its
+    source, round 0's mark on the row's source item and (near-far, ``lows`` longer than
+    one) its least lowered row, the source's 0 (after ``gpu_rows``' start kernel has
+    filled d with ``inf`` and cleared every mark); the counters of claimed chunks
+    cleared."""
     global cuda
     from numba import cuda
 
+    from ..cuda.indices import at
+
     @cuda.jit
-    def mark(marks, lows, sources, groups, claims):
+    def mark(marks, d, lows, sources, groups, claims):
         row = cuda.grid(1)
         if row < claims.shape[0]:
             claims[row] = 0
         if row < sources.shape[0]:
+            d[at(sources[row], sources.shape[0], row)] = 0
             item = sources[row] * groups + row // ITEM_ROWS
             marks[item] = 1
             if lows.shape[0] > 1:
@@ -365,12 +369,12 @@ class WholeItems:
         items = self.n * groups
         marks = self.marks[:mark_slots(self.near_far) * items]
         lows = self.lows[:2 * items] if self.near_far else self.lows
-        start_items = gpu_rows._kernels()[3]   # d filled, every mark cleared
+        start_items = gpu_rows._kernels()[3]   # d filled with inf, every mark cleared
         start_items[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
             d, marks, on_device, problem.inf)
         if self.near_far:
             run_fills([fill_job(lows, lows.shape[0], problem.inf)])
-        _mark_kernel()[blocks_for(max(rows, 3)), THREADS](marks, lows, on_device,
+        _mark_kernel()[blocks_for(max(rows, 3)), THREADS](marks, d, lows, on_device,
                                                            np.int64(groups), self.claims)
         problem.tally.launch(3 if self.near_far else 2)
         state = (d, marks, np.int64(rows), np.int64(items), problem.inf, problem.floor,
