@@ -119,3 +119,62 @@ def test_a_killed_run_leaves_a_partial_report_that_keeps_the_merged_experiments(
     report = (out / "tiny.md").read_text(encoding="utf-8")
     assert "**Partial results**" in report
     assert "No runs yet: not reached." in report
+
+
+def _tiny_gpu_suite():
+    """The tiny suite with a CPU baseline and one GPU method, at simulator sizes."""
+    from warpath.benchmark.suite import parse_suite
+
+    return parse_suite(tiny_suite(methods='["dijkstra@cpu", "harish@cuda"]', peers="[]")
+                       .replace("rows = 6, cols = 7", "rows = 3, cols = 3")
+                       .replace("n = 30", "n = 6").replace("sources = 3", "sources = 1")
+                       .replace("repeat = 2", "repeat = 1"))
+
+
+def test_only_device_reruns_the_gpu_runs_and_keeps_the_cpu_baselines():
+    # a GPU machine's short lease re-runs the GPU methods; the CPU baselines measured
+    # elsewhere keep their results and the speed-ups are computed against them again
+    import warpath
+    from warpath.benchmark.report import render_report
+    from warpath.benchmark.runner import run_suite
+    from warpath.device import gpu_status
+
+    if not gpu_status()[0] or not warpath.methods.devices_of("sssp", "harish"):
+        pytest.skip("no CUDA device or simulator")
+    suite = _tiny_gpu_suite()
+    first = {**run_suite(suite, devices=("cpu", "cuda"), log=None),
+             "command": "first", "environment": {"date": "2026-11-23"}}
+    latest = run_suite(suite, devices=("cpu", "cuda"), only_device="cuda", log=None)
+    left_out = [r for r in latest["runs"] if r["label"] == "dijkstra@cpu"]
+    assert [r["status"] for r in left_out] == ["SKIPPED", "SKIPPED"]
+    assert all(r["reason"] == "not run this time: --only-device cuda" for r in left_out)
+    merged = merge_results(first, latest)
+    cpu = [r for r in merged["runs"] if r["label"] == "dijkstra@cpu"]
+    gpu = [r for r in merged["runs"] if r["label"] == "harish@cuda"]
+    earlier_cpu = [r for r in first["runs"] if r["label"] == "dijkstra@cpu"]
+    assert [{k: v for k, v in r.items() if k != "kept_from"} for r in cpu] == earlier_cpu
+    assert all(r["kept_from"] == {"command": "first", "date": "2026-11-23"} for r in cpu)
+    assert [r["status"] for r in gpu] == ["OK", "OK"]
+    for cpu_run, gpu_run in zip(cpu, gpu):   # the new GPU time against the kept baseline
+        assert gpu_run["speedup"] == pytest.approx(cpu_run["time"]["median"]
+                                                   / gpu_run["time"]["median"])
+    assert "OK (kept from the run of 2026-11-23)" in render_report(merged)
+
+
+def test_only_device_keeps_nothing_measured_on_other_sources():
+    from warpath.benchmark.merge import _other_devices_kept
+
+    skipped = {"status": "SKIPPED", "reason": "not run this time: --only-device cuda"}
+    earlier = {"experiments": [{"id": "e", "sources": {"g": {"sources": [1, 2]}}}],
+               "runs": [{"experiment": "e", "graph": "g", "label": "cpu", "status": "OK",
+                         "time": {"median": 2.0}}]}
+    fresh = {"e": {"id": "e", "baseline": "cpu", "sources": {"g": {"sources": [1, 3]}}}}
+    runs = [{"experiment": "e", "graph": "g", "label": "cpu", **skipped}]
+    [run] = _other_devices_kept(earlier, fresh, runs, {"command": "c", "date": "d"})
+    assert run["status"] == "SKIPPED" and "other sources, so it is not kept" in run["reason"]
+
+
+def test_only_device_off_the_benchmarks_devices_is_a_clear_error(suite_file, tmp_path, capsys):
+    assert main([str(suite_file), "--device", "cpu", "--only-device", "cuda", "--output",
+                 str(tmp_path / "out"), "--no-plots"]) == 2
+    assert "--only-device cuda, but this benchmark runs on cpu" in capsys.readouterr().err

@@ -2,7 +2,7 @@
 
 ``warpath bench SUITE [--device auto|cpu|cuda] [--output DIR] [--quick] [--repeat N]
 [--sources N] [--experiment ID] [--max-seconds S] [--max-edges N] [--suite-seconds S]
-[--merge] [--datasets DIR] [--peers DIR] [--no-plots]``
+[--merge] [--only-device cpu|cuda] [--datasets DIR] [--peers DIR] [--no-plots]``
 
 SUITE is a name in ``bench/suites/`` (``hbf``, ``okuyama``, ``harish``,
 ``safari``, ``agarwal``, ``quick``) or a path to a TOML file.  ``--quick``
@@ -75,6 +75,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge", action="store_true",
                         help="keep the experiments of an earlier DIR/SUITE.json that this run "
                              "does not repeat (with --experiment: re-run one, keep the rest)")
+    parser.add_argument("--only-device", choices=("cpu", "cuda"),
+                        help="run only the runs on this device (cuda: warpath's GPU methods and "
+                             "the GPU peer programs); with --merge the others keep their "
+                             "results from the earlier DIR/SUITE.json where they were measured "
+                             "on the same sources, and the speed-ups are computed again")
     parser.add_argument("--datasets", metavar="DIR",
                         help="the folder of the shared real graphs, when not at "
                              "../shared/datasets (sets WARPATH_DATASETS)")
@@ -155,6 +160,9 @@ def run(args) -> int:
             os.environ[variable] = os.path.abspath(folder)
     suite = load_suite(name)
     devices = benchmark_devices(args.device)
+    if args.only_device is not None and args.only_device not in devices:
+        raise ArgumentError(f"bench: --only-device {args.only_device}, but this benchmark runs "
+                            f"on {' and '.join(devices)} (--device {args.device})")
     earlier = _earlier_results(suite.name, args.output) if args.merge else None
 
     def merged(results):
@@ -166,7 +174,8 @@ def run(args) -> int:
     results = merged(run_suite(suite, devices=devices, quick=args.quick, repeat=args.repeat,
                                sources=args.sources, max_seconds=args.max_seconds,
                                max_edges=args.max_edges, experiments=args.experiment,
-                               suite_seconds=args.suite_seconds, checkpoint=checkpoint))
+                               suite_seconds=args.suite_seconds, checkpoint=checkpoint,
+                               only_device=args.only_device))
     paths = write_results(results, args.output, command=command, plots=not args.no_plots)
     bad = [r for r in results["runs"] if r["status"] in ("FAILED", "ERROR")]
     print(f"wrote {', '.join(paths)}")
@@ -211,9 +220,9 @@ def _argv_of(args) -> list:
     words += ["--output", str(args.output)]
     if args.merge:
         words.append("--merge")
-    for flag in ("datasets", "peers"):
+    for flag in ("only_device", "datasets", "peers"):
         if getattr(args, flag) is not None:
-            words += [f"--{flag}", str(getattr(args, flag))]
+            words += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
     if args.no_plots:
         words.append("--no-plots")
     return words

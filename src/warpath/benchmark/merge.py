@@ -6,6 +6,12 @@ short) and keeps every other experiment of the earlier ``SUITE.json`` as it
 was, so one report holds the whole suite.  Each kept experiment remembers
 the command and date that produced it, and the report says so.
 
+With ``--only-device DEVICE`` as well, the re-run experiment runs only its runs on
+that device, and each of its other runs keeps its earlier result: the same
+experiment, graph and label, measured on the same sources (else it stays skipped,
+saying why).  Such a run carries ``kept_from`` too, and every speed-up of the
+experiment is computed again against its baseline, kept or new.
+
 Examples
 --------
 >>> earlier = {"suite": "s", "command": "warpath bench s", "environment": {"date": "d1"},
@@ -74,6 +80,56 @@ def merge_results(earlier: dict, latest: dict) -> dict:
     for graph_id, graph in latest["graphs"].items():  # a graph skipped now keeps its stats
         if graph.get("status") != "SKIPPED" or graph_id not in graphs:
             graphs[graph_id] = graph
+    new_runs = [r for r in latest["runs"] if r["experiment"] in fresh
+                or r["experiment"] not in seen]
     return {**latest, "experiments": experiments, "graphs": graphs,
-            "runs": kept_runs + [r for r in latest["runs"] if r["experiment"] in fresh
-                                 or r["experiment"] not in seen]}
+            "runs": kept_runs + _other_devices_kept(earlier, fresh, new_runs, provenance)}
+
+
+def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict) -> list:
+    """``runs`` (of the re-run experiments) with each run left out by ``--only-device``
+    replaced by the earlier run of the same experiment, graph and label when that one
+    was measured on the same sources; the speed-ups of every graph with a kept run
+    computed again.
+
+    Examples
+    --------
+    >>> skipped = {"status": "SKIPPED", "reason": "not run this time: --only-device cuda"}
+    >>> earlier = {"experiments": [{"id": "e", "sources": {"g": [1, 2]}}], "runs": [
+    ...     {"experiment": "e", "graph": "g", "label": "cpu", "status": "OK",
+    ...      "time": {"median": 2.0}}]}
+    >>> fresh = {"e": {"id": "e", "baseline": "cpu", "sources": {"g": [1, 2]}}}
+    >>> runs = [{"experiment": "e", "graph": "g", "label": "cpu", **skipped},
+    ...         {"experiment": "e", "graph": "g", "label": "gpu", "status": "OK",
+    ...          "time": {"median": 0.5}}]
+    >>> merged = _other_devices_kept(earlier, fresh, runs, {"command": "c", "date": "d"})
+    >>> [(r["label"], r["status"], r["speedup"]) for r in merged]
+    [('cpu', 'OK', 1.0), ('gpu', 'OK', 4.0)]
+    >>> merged[0]["kept_from"]
+    {'command': 'c', 'date': 'd'}
+    """
+    from .figures import add_speedups
+    from .runs import ONLY_DEVICE
+
+    marker = ONLY_DEVICE.split("{")[0]
+    before = {(r["experiment"], r["graph"], r.get("label")): r for r in earlier["runs"]}
+    sources = {e["id"]: e.get("sources", {}) for e in earlier["experiments"]}
+    merged, touched = [], set()
+    for run in runs:
+        key = (run["experiment"], run["graph"], run.get("label"))
+        old = before.get(key)
+        left_out = run.get("status") == "SKIPPED" and (run.get("reason") or "").startswith(marker)
+        if left_out and old is not None:
+            same = (sources.get(run["experiment"], {}).get(run["graph"])
+                    == fresh[run["experiment"]].get("sources", {}).get(run["graph"]))
+            if same:
+                run = {**old, "kept_from": old.get("kept_from", provenance)}
+                touched.add(key[:2])
+            else:
+                run = {**run, "reason": run["reason"] + " (the earlier run of it used other "
+                                                        "sources, so it is not kept)"}
+        merged.append(run)
+    for experiment_id, graph_id in touched:
+        add_speedups([r for r in merged if r["experiment"] == experiment_id
+                      and r["graph"] == graph_id], fresh[experiment_id].get("baseline"))
+    return merged

@@ -70,11 +70,15 @@ def run_row(run) -> list:
     --------
     >>> run_row({"label": "x", "status": "PENDING", "reason": "not yet"})[:2]
     ['x', 'PENDING: not yet']
+    >>> run_row({"label": "x", "status": "OK", "kept_from": {"date": "2026-11-23"}})[:2]
+    ['x', 'OK (kept from the run of 2026-11-23)']
     """
     status = run["status"]
     if run.get("reason"):
         reason = run["reason"] if len(run["reason"]) <= 160 else run["reason"][:157] + "..."
         status = f"{status}: {reason}"
+    if run.get("kept_from"):   # --only-device with --merge: an earlier run's result
+        status = f"{status} (kept from the run of {run['kept_from'].get('date', '?')})"
     time = run.get("time") or {}
     spread = "-"
     if time.get("median") is not None:

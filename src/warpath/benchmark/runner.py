@@ -46,7 +46,7 @@ from .gpu_peers import GPU_PEERS
 from .graphs import GraphUnavailable, build_graph, estimated_arcs
 from .reference import (ArcIndex, certify_distances, check_predecessors, compare_distances,
                         reachable, reference_distances, uses_certificate)
-from .runs import ERROR, FAILED, OK, SKIPPED, plan_experiment
+from .runs import ERROR, FAILED, OK, SKIPPED, only_on, plan_experiment
 from .sources import choose_sources, explicit_sources
 from .timing import Clock, MemoryWatch
 
@@ -341,7 +341,7 @@ def _graph_record(spec, graph, quick):
 @compiled_only()   # a benchmark times the kernels, small graphs too, never the interpreter
 def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None,
               max_seconds=None, max_edges=None, experiments=None, suite_seconds=None,
-              checkpoint=None, log=_print) -> dict:
+              checkpoint=None, only_device=None, log=_print) -> dict:
     """Run every experiment of ``suite`` and return the raw results (the JSON body).
 
     Parameters
@@ -368,6 +368,11 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
         Called after each graph of each experiment with the results so far
         (marked ``"partial": True``), e.g. to write them, so that a run killed
         from outside (a time limit, a lost machine) leaves what it measured.
+    only_device : {"cpu", "cuda"}, optional
+        Run only the runs on this device; the others are SKIPPED with
+        :data:`~warpath.benchmark.runs.ONLY_DEVICE` as the reason, for ``--merge`` to
+        fill in from an earlier run (e.g. a GPU machine's short lease re-runs the GPU
+        methods of an experiment whose CPU baselines took an hour elsewhere).
     log : callable or None
         Progress lines (default: stderr).
 
@@ -434,8 +439,7 @@ def run_suite(suite, *, devices=("cpu",), quick=False, repeat=None, sources=None
                 graph = None
                 graphs[graph_id] = {**graphs[graph_id], "status": SKIPPED,
                                     "reason": f"over --max-edges {max_edges:,}"}
-            plans = plan_experiment(experiment, devices, graph) if graph is not None else \
-                plan_experiment(experiment, devices, None)
+            plans = only_on(plan_experiment(experiment, devices, graph), only_device)
             choice = None
             if graph is not None:
                 choice = _choose(experiment, graph, exp_sources)

@@ -24,6 +24,9 @@ from .. import methods as registry
 
 PENDING = "PENDING"
 SKIPPED = "SKIPPED"
+#: The reason of a run left out by ``--only-device`` (``{device}``: the device kept):
+#: ``--merge`` then keeps that run's earlier result (:mod:`~warpath.benchmark.merge`).
+ONLY_DEVICE = "not run this time: --only-device {device}"
 OK = "OK"
 FAILED = "FAILED"
 ERROR = "ERROR"
@@ -162,4 +165,26 @@ def plan_experiment(experiment, devices, graph) -> list[PlannedRun]:
     for spec in experiment.methods:
         plans.extend(plan_method(spec, experiment.problem, devices, graph))
     plans.extend(plan_peer(spec, experiment.problem, graph, devices) for spec in experiment.peers)
+    return plans
+
+
+def only_on(plans: list, device) -> list:
+    """``plans`` with every runnable run on another device than ``device`` SKIPPED
+    (``--only-device``; ``None`` keeps them all).  A library peer runs on the CPU, a GPU
+    peer program on ``cuda``.
+
+    Examples
+    --------
+    >>> plans = [PlannedRun("a@cpu", "method", "a", "cpu"),
+    ...          PlannedRun("a@cuda", "method", "a", "cuda")]
+    >>> [(p.label, p.status) for p in only_on(plans, "cuda")]
+    [('a@cpu', 'SKIPPED'), ('a@cuda', None)]
+    >>> plans[0].reason
+    'not run this time: --only-device cuda'
+    """
+    if device is None:
+        return plans
+    for plan in plans:
+        if plan.status is None and plan.device != device:
+            plan.status, plan.reason = SKIPPED, ONLY_DEVICE.format(device=device)
     return plans
