@@ -415,22 +415,19 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
 
     @cuda.jit(device=True)
     def visit_four(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, d0, d1, d2, d3,
-                   e0, e1, e2, e3, r, conv):
-        """The visits of four peeked arcs of u for this lane's row; an arc whose position
-        repeats the one before (a copy clamped at the row's last arc) is not visited.
-        ``(visits, changed)``."""
+                   e0, many, r, conv):
+        """The visits of four peeked arcs of u for this lane's row, at positions e0 to
+        e0 + 3; only the first ``many`` (1 to 4) are real, the others copies clamped at
+        the row's last arc.  One count instead of four positions kept through the peeks:
+        three registers fewer where the kernel is tightest.  ``(visits, changed)``."""
         changed = visit(state, row, u, du, v0, w0, d0, e0, r, conv)
-        count = 1
-        if e1 > e0:
-            changed |= visit(state, row, u, du, v1, w1, d1, e1, r, conv)
-            count += 1
-        if e2 > e1:
-            changed |= visit(state, row, u, du, v2, w2, d2, e2, r, conv)
-            count += 1
-        if e3 > e2:
-            changed |= visit(state, row, u, du, v3, w3, d3, e3, r, conv)
-            count += 1
-        return count, changed
+        if many > 1:
+            changed |= visit(state, row, u, du, v1, w1, d1, arc(e0 + arc(1)), r, conv)
+        if many > 2:
+            changed |= visit(state, row, u, du, v2, w2, d2, arc(e0 + arc(2)), r, conv)
+        if many > 3:
+            changed |= visit(state, row, u, du, v3, w3, d3, arc(e0 + arc(3)), r, conv)
+        return many, changed
 
     @cuda.jit(device=True)
     def peek_four(state, row, v0, v1, v2, v3):
@@ -439,13 +436,13 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 peek(state, row, v3))
 
     @cuda.jit(device=True)
-    def peek_and_visit(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3,
-                       r, conv):
-        """Four arcs of u for this lane's row: the heads' distances peeked, then the
-        visits.  ``(visits, changed)``."""
+    def peek_and_visit(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, e0, many, r,
+                       conv):
+        """Four arcs of u from position e0 for this lane's row, ``many`` of them real: the
+        heads' distances peeked, then the visits.  ``(visits, changed)``."""
         d0, d1, d2, d3 = peek_four(state, row, v0, v1, v2, v3)
         return visit_four(state, row, u, du, v0, v1, v2, v3, w0, w1, w2, w3, d0, d1, d2, d3,
-                          e0, e1, e2, e3, r, conv)
+                          e0, many, r, conv)
 
     @cuda.jit(device=True)
     def bounds(graph, u):
@@ -481,10 +478,11 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 e1 = next_within(e0, last)
                 e2 = next_within(e1, last)
                 e3 = next_within(e2, last)
+                many = arc(stop - e0)
                 did, lowered = peek_and_visit(
                     state, row, u, du, heads[e0], heads[e1], heads[e2], heads[e3],
-                    weights[e0], weights[e1], weights[e2], weights[e3], e0, e1, e2, e3, r,
-                    conv)
+                    weights[e0], weights[e1], weights[e2], weights[e3], e0,
+                    many if many < arc(PEEK_ARCS) else arc(PEEK_ARCS), r, conv)
                 count += did
                 changed |= lowered
                 e0 = arc(e0 + arc(PEEK_ARCS))
@@ -508,7 +506,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     @cuda.jit(device=True)
     def four_picked(my_head, my_weight, window, k0, top):
         """Arcs k0 .. k0 + 3 of the window (the window's arc ``top`` again past it), from the
-        lanes that loaded them: four heads, four weights, four arc positions."""
+        lanes that loaded them: four heads, four weights, the first one's position and
+        how many of the four are real (1 to 4)."""
         k1 = next_within(k0, top)
         k2 = next_within(k1, top)
         k3 = next_within(k2, top)
@@ -516,8 +515,9 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         v1, w1 = picked(my_head, my_weight, k1)
         v2, w2 = picked(my_head, my_weight, k2)
         v3, w3 = picked(my_head, my_weight, k3)
-        return (v0, v1, v2, v3, w0, w1, w2, w3, window + k0, window + k1, window + k2,
-                window + k3)
+        many = arc(top + arc(1) - k0)
+        return (v0, v1, v2, v3, w0, w1, w2, w3, window + k0,
+                many if many < arc(PEEK_ARCS) else arc(PEEK_ARCS))
 
     @cuda.jit(device=True)
     def visit_window(state, u, my_head, my_weight, window, here, row_a, seen_a, live_a, du_a,
@@ -532,18 +532,18 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         top = arc(here - arc(1))
         k0 = arc(0)
         while k0 < here:
-            v0, v1, v2, v3, w0, w1, w2, w3, e0, e1, e2, e3 = four_picked(
+            v0, v1, v2, v3, w0, w1, w2, w3, e0, many = four_picked(
                 my_head, my_weight, window, k0, top)
             a0, a1, a2, a3 = peek_four(state, seen_a, v0, v1, v2, v3)
             b0, b1, b2, b3 = peek_four(state, seen_b, v0, v1, v2, v3)
             if live_a:
                 did, lowered = visit_four(state, row_a, u, du_a, v0, v1, v2, v3, w0, w1, w2,
-                                          w3, a0, a1, a2, a3, e0, e1, e2, e3, r, conv)
+                                          w3, a0, a1, a2, a3, e0, many, r, conv)
                 count += did
                 changed |= lowered
             if live_b:
                 did, lowered = visit_four(state, row_b, u, du_b, v0, v1, v2, v3, w0, w1, w2,
-                                          w3, b0, b1, b2, b3, e0, e1, e2, e3, r, conv)
+                                          w3, b0, b1, b2, b3, e0, many, r, conv)
                 count += did
                 changed |= lowered
             k0 = arc(k0 + arc(PEEK_ARCS))
