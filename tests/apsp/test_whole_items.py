@@ -63,7 +63,7 @@ def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     bits = warpath.multi_source(graph, sources, method="task-parallel", device="cuda",
                                 predecessors=False, item_rows=32, near_far=False)
     np.testing.assert_array_equal(whole.distances, bits.distances)
-    # a queued item relaxes its reached rows whether their bit would be set or not
+    # a queued item relaxes all its rows, whether their bit would be set or not
     assert whole.stats["relaxations"] > bits.stats["relaxations"]
 
 

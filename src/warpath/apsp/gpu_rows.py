@@ -54,7 +54,8 @@ FREE_SHARE = 0.8
 #: in 7.3 ms on the H200, and a 1-D grid took 28 ms (docs/performance.md, twenty-eighth
 #: session); the tile's 8 GB moved predict about 2-3 ms (twenty-ninth session).
 DELIVERY_BLOCK = (32, 8)
-#: The rows of a tile a block's thread rows take in one pass (the block's y).
+#: The rows of a tile a block's thread rows take in one pass: the block's y, compiled into
+#: the delivery kernels as a constant (they are launched with :data:`DELIVERY_BLOCK` only).
 TILE_PASS = DELIVERY_BLOCK[1]
 #: The least groups of a launch of rounds over a frontier when ``launch_groups=None`` and
 #: the result stays on the GPU: a round's cost is then the latency of its items more than
@@ -352,13 +353,17 @@ def _kernels():
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         v0 = cuda.blockIdx.x * 32
         v = v0 + x
-        for s0 in range(cuda.blockIdx.y * 32, width, cuda.gridDim.y * 32):
+        s0 = cuda.blockIdx.y * 32
+        while s0 < width:
             load_tile(tile, pred, width, n, v0, s0)
-            for j in range(y, 32, cuda.blockDim.y):
+            j = y
+            while j < 32:
                 s = s0 + j
                 if v < n and s < width:
-                    out[s, v] = -1 if v == sources[s] else tile[x, j]
+                    out[np.uint64(s), np.uint64(v)] = -1 if v == sources[s] else tile[x, j]
+                j += TILE_PASS
             cuda.syncthreads()
+            s0 += cuda.gridDim.y * 32
 
     @cuda.jit
     def start_items(d, words, sources, inf):

@@ -421,11 +421,11 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         the row's last arc.  One count instead of four positions kept through the peeks:
         three registers fewer where the kernel is tightest.  ``(visits, changed)``."""
         changed = visit(state, row, u, du, v0, w0, d0, e0, r, conv)
-        if many > 1:
+        if many > arc(1):   # arc(): no float compare of a uint64 with an int
             changed |= visit(state, row, u, du, v1, w1, d1, arc(e0 + arc(1)), r, conv)
-        if many > 2:
+        if many > arc(2):
             changed |= visit(state, row, u, du, v2, w2, d2, arc(e0 + arc(2)), r, conv)
-        if many > 3:
+        if many > arc(3):
             changed |= visit(state, row, u, du, v3, w3, d3, arc(e0 + arc(3)), r, conv)
         return many, changed
 
@@ -516,7 +516,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         v2, w2 = picked(my_head, my_weight, k2)
         v3, w3 = picked(my_head, my_weight, k3)
         many = arc(top + arc(1) - k0)
-        return (v0, v1, v2, v3, w0, w1, w2, w3, window + k0,
+        return (v0, v1, v2, v3, w0, w1, w2, w3, arc(window + k0),
                 many if many < arc(PEEK_ARCS) else arc(PEEK_ARCS))
 
     @cuda.jit(device=True)
