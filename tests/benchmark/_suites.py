@@ -25,3 +25,12 @@ repeat = 2
 def tiny_suite(methods='["dijkstra@cpu"]', peers='["scipy-dijkstra"]', extra=""):
     """The text of a two-graph SSSP suite with these methods and peers."""
     return TINY.format(methods=methods, peers=peers, extra=extra)
+
+
+def tiny_gpu_suite_text():
+    """The tiny suite with a CPU baseline and one GPU method (harish), at sizes the CUDA
+    simulator runs in seconds: one source, one repetition."""
+    return (tiny_suite(methods='["dijkstra@cpu", "harish@cuda"]', peers="[]")
+            .replace("rows = 6, cols = 7", "rows = 3, cols = 3")
+            .replace("n = 30", "n = 6").replace("sources = 3", "sources = 1")
+            .replace("repeat = 2", "repeat = 1"))

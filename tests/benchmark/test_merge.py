@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from benchmark._suites import tiny_suite
+from benchmark._suites import tiny_gpu_suite_text, tiny_suite
 from warpath.benchmark.__main__ import main
 from warpath.benchmark.merge import MergeError, merge_results
 
@@ -121,27 +121,18 @@ def test_a_killed_run_leaves_a_partial_report_that_keeps_the_merged_experiments(
     assert "No runs yet: not reached." in report
 
 
-def _tiny_gpu_suite():
-    """The tiny suite with a CPU baseline and one GPU method, at simulator sizes."""
-    from warpath.benchmark.suite import parse_suite
-
-    return parse_suite(tiny_suite(methods='["dijkstra@cpu", "harish@cuda"]', peers="[]")
-                       .replace("rows = 6, cols = 7", "rows = 3, cols = 3")
-                       .replace("n = 30", "n = 6").replace("sources = 3", "sources = 1")
-                       .replace("repeat = 2", "repeat = 1"))
-
-
 def test_only_device_reruns_the_gpu_runs_and_keeps_the_cpu_baselines():
     # a GPU machine's short lease re-runs the GPU methods; the CPU baselines measured
     # elsewhere keep their results and the speed-ups are computed against them again
     import warpath
     from warpath.benchmark.report import render_report
     from warpath.benchmark.runner import run_suite
+    from warpath.benchmark.suite import parse_suite
     from warpath.device import gpu_status
 
     if not gpu_status()[0] or not warpath.methods.devices_of("sssp", "harish"):
         pytest.skip("no CUDA device or simulator")
-    suite = _tiny_gpu_suite()
+    suite = parse_suite(tiny_gpu_suite_text())
     first = {**run_suite(suite, devices=("cpu", "cuda"), log=None),
              "command": "first", "environment": {"date": "2026-11-23"}}
     latest = run_suite(suite, devices=("cpu", "cuda"), only_device="cuda", log=None)

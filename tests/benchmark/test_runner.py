@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import warpath
-from benchmark._suites import tiny_suite
+from benchmark._suites import tiny_gpu_suite_text, tiny_suite
 from warpath.benchmark import peers as peer_module
 from warpath.benchmark.output import write_results
 from warpath.benchmark.report import render_report
@@ -186,10 +186,7 @@ def test_cuda_runs_under_the_simulator():
 
     if not gpu_status()[0] or not warpath.methods.devices_of("sssp", "harish"):
         pytest.skip("no CUDA device or simulator, or no GPU method registered")
-    suite = parse_suite(tiny_suite(methods='["dijkstra@cpu", "harish@cuda"]', peers="[]")
-                        .replace("rows = 6, cols = 7", "rows = 3, cols = 3")
-                        .replace("n = 30", "n = 6").replace("sources = 3", "sources = 1")
-                        .replace("repeat = 2", "repeat = 1"))
+    suite = parse_suite(tiny_gpu_suite_text())
     results = run_suite(suite, devices=("cpu", "cuda"), log=None)
     gpu = _runs(results, "harish@cuda")
     assert [r["status"] for r in gpu] == ["OK", "OK"], gpu[0].get("reason")

@@ -109,17 +109,15 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     {'command': 'c', 'date': 'd'}
     """
     from .figures import add_speedups
-    from .runs import ONLY_DEVICE
+    from .runs import left_out_by_only_device
 
-    marker = ONLY_DEVICE.split("{")[0]
     before = {(r["experiment"], r["graph"], r.get("label")): r for r in earlier["runs"]}
     sources = {e["id"]: e.get("sources", {}) for e in earlier["experiments"]}
     merged, touched = [], set()
     for run in runs:
         key = (run["experiment"], run["graph"], run.get("label"))
         old = before.get(key)
-        left_out = run.get("status") == "SKIPPED" and (run.get("reason") or "").startswith(marker)
-        if left_out and old is not None:
+        if left_out_by_only_device(run) and old is not None:
             same = (sources.get(run["experiment"], {}).get(run["graph"])
                     == fresh[run["experiment"]].get("sources", {}).get(run["graph"]))
             if same:

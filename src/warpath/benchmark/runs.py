@@ -188,3 +188,17 @@ def only_on(plans: list, device) -> list:
         if plan.status is None and plan.device != device:
             plan.status, plan.reason = SKIPPED, ONLY_DEVICE.format(device=device)
     return plans
+
+
+def left_out_by_only_device(run: dict) -> bool:
+    """Whether a run record was skipped by ``--only-device`` (:func:`only_on`).
+
+    Examples
+    --------
+    >>> left_out_by_only_device({"status": SKIPPED, "reason": ONLY_DEVICE.format(device="cuda")})
+    True
+    >>> left_out_by_only_device({"status": SKIPPED, "reason": "over --max-edges 10"})
+    False
+    """
+    prefix = ONLY_DEVICE.split("{")[0]
+    return run.get("status") == SKIPPED and (run.get("reason") or "").startswith(prefix)
