@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from numba import cuda
 
-from warpath.cuda.lanes import first_pair, next_pair, nth_set_bit, pair_steps, pick, vote
+from warpath.cuda.lanes import (first_pair, held, next_pair, nth_set_bit, pair_steps, pick,
+                                vote)
 from warpath.cuda.runtime import SIMULATOR
 
 
@@ -79,3 +80,22 @@ def test_votes_and_picks_on_the_gpu():
     out = cuda.to_device(np.zeros((2, 32), np.int64))
     use[1, 32](out)
     np.testing.assert_array_equal(out.copy_to_host(), [[60] * 32, [310] * 32])
+
+
+def test_a_held_value_is_the_value_in_every_lane_and_every_trip():
+    # held() hands a lane's value to itself (a shuffle on a GPU, the value itself under
+    # the simulator): carried round a loop, it must come back unchanged each trip
+    @cuda.jit
+    def carry(values, trips, out):
+        lane = cuda.grid(1)
+        value = values[lane]
+        total = np.int64(0)
+        for _ in range(trips):
+            total += value
+            value = held(value)
+        out[lane] = total + value
+
+    values = np.array([5, -7, 2**31 - 1, 0] * 8, np.int32)
+    out = cuda.to_device(np.zeros(32, np.int64))
+    carry[1, 32](cuda.to_device(values), 3, out)
+    np.testing.assert_array_equal(out.copy_to_host(), 4 * values.astype(np.int64))

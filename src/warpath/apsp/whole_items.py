@@ -123,9 +123,10 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     from ..cuda.distances import bound_past
     from ..cuda.flags import NEGATIVE_CYCLE, mark_changed
     from ..cuda.indices import at, at32
-    from ..cuda.operators import advance_marked, filter_indices
+    from ..cuda.operators import advance_marked, filter_indices, shares_arcs_by_shuffles
 
     position = at32 if narrow else at
+    walks_shared = shares_arcs_by_shuffles(shuffled)   # gather: see its note
     slots = mark_slots(near_far)
     counters_at = CLAIMS_NEAR_FAR if near_far else CLAIMS
 
@@ -154,13 +155,15 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
     @cuda.jit(device=True)
     def gather(state, row, u, r):
         """Row ``row`` of u's item: its distance; rows past the launch's last stay idle.
-        An unreached row (``inf``) is active too, and :func:`relax` lowers nothing from
-        it: a test of its distance here would make the lane wait for the load before it
-        peeks, one more memory latency an item (13% of the stall samples of a 1,000-row
-        launch, H200 profile, thirty-first session)."""
+        When the warp walks the arcs by shuffles, an unreached row (``inf``) is active
+        too, and :func:`relax` lowers nothing from it: a test of its distance here would
+        make the lane wait for the load before it peeks, one more memory latency an item
+        (13% of the stall samples of a 1,000-row launch, H200 profile, thirty-first
+        session).  A lane that walks its own arcs (the simulator) skips such a row."""
         if row >= state[2]:
             return False, state[4]
-        return True, state[0][position(u, state[2], row)]
+        du = state[0][position(u, state[2], row)]
+        return walks_shared or du != state[4], du
 
     @cuda.jit(device=True)
     def peek(state, row, v):

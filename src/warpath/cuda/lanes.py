@@ -116,6 +116,11 @@ if SIMULATOR:
     def pick(value, lane):
         """Lane ``lane``'s ``value`` (GPU only: the simulator has no warp shuffles)."""
         raise NotImplementedError("the CUDA simulator has no warp shuffles")
+
+    @cuda.jit(device=True)
+    def held(value):
+        """``value`` (see the GPU form)."""
+        return value
 else:
     @cuda.jit(device=True)
     def vote(active):
@@ -126,6 +131,16 @@ else:
     def pick(value, lane):
         """Lane ``lane``'s ``value``, in every lane; every lane calls it."""
         return cuda.shfl_sync(WARP, value, lane)
+
+    @cuda.jit(device=True)
+    def held(value):
+        """``value``, handed by this lane to itself: the same value, which the compiler
+        cannot prove the same.  Carried round a loop this way, a value loaded before
+        the loop is not consumed before the loop starts: what the loop derives from it
+        (the widening of a row's distance for its sums) is not hoisted in front of the
+        loop, where it would wait for the load before the loop's own loads are sent.
+        Every lane calls it."""
+        return cuda.shfl_sync(WARP, value, cuda.laneid)
 
 
 @cuda.jit

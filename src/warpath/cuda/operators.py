@@ -336,6 +336,24 @@ def _spread_items(gather, visit, push, queued: bool):
 PEEK_ARCS = 4
 
 
+def shares_arcs_by_shuffles(shuffled: bool) -> bool:
+    """Whether :func:`advance_marked` with ``shuffled`` walks a vertex's arcs by
+    shuffles, every lane of the warp through every arc.  Not under the simulator,
+    which has no shuffles: there each lane walks its own row's arcs, so a method's
+    ``gather`` that finds a row with nothing to offer saves the whole walk by saying so.
+
+    Examples
+    --------
+    >>> shares_arcs_by_shuffles(False)
+    False
+    >>> from warpath.cuda.runtime import SIMULATOR
+    >>> shares_arcs_by_shuffles(True) == (not SIMULATOR)
+    True
+    """
+    from .runtime import SIMULATOR
+    return shuffled and not SIMULATOR
+
+
 @functools.lru_cache(maxsize=None)
 def advance_marked(active, gather, peek, visit, narrow: bool = False,
                    shuffled: bool = False, paired: bool = False, retire=None,
@@ -369,7 +387,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     simulator has no shuffles) loads up to 32 of a vertex's arcs at once, a lane each,
     and hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`); every
     lane peeks, whether its row is idle or not, so an item's chain of loads is its row's
-    distance and the peeks side by side.  A vertex of at most 32 arcs loads them once
+    distance and the peeks side by side; an idle row is even visited, so ``gather``
+    must give it a ``du`` that lowers nothing (``inf``).  A vertex of at most 32 arcs loads them once
     for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
     takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
 
@@ -399,7 +418,7 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     ('marked-items', True)
     """
     from .indices import at, at32, narrow as narrow_position, wide
-    from .lanes import pick, vote
+    from .lanes import held, pick, vote
     from .mappings import ITEM_ROWS, marked_items
     from .runtime import SIMULATOR
 
@@ -521,11 +540,16 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
 
     @cuda.jit(device=True)
     def visit_window(state, u, my_head, my_weight, window, here, row_a, seen_a, live_a, du_a,
-                     row_b, seen_b, live_b, du_b, r, conv):
-        """The ``here`` arcs of u's window starting at ``window`` for two rows of this
-        lane, handed round by shuffles four at a time; each lane peeks the four arcs for
-        both rows before visiting any.  For one row, pass ``seen_b = seen_a`` and
-        ``live_b = False``: the second row's loads and visits then compile away.
+                     row_b, seen_b, live_b, du_b, both, r, conv):
+        """The ``here`` arcs of u's window starting at ``window`` for this lane's row, or
+        two rows with ``both=True``, handed round by shuffles four at a time; each lane
+        peeks the four arcs for each row before visiting any.  With ``both=False`` (a
+        constant) the second row's arguments are not read, and its loads and visits
+        compile away (pass ``seen_b = seen_a``: the same loads).  An idle row (``live``
+        false) is visited too, with the ``du`` that ``gather`` returned for it, which
+        must lower nothing (``inf``), and its visits are not counted: a branch on
+        ``live`` would move the row's peeks into it, behind the other row's, with a
+        wait for a row's distance between them.
         ``(relaxations, changed)``."""
         count = 0
         changed = False
@@ -536,16 +560,21 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                 my_head, my_weight, window, k0, top)
             a0, a1, a2, a3 = peek_four(state, seen_a, v0, v1, v2, v3)
             b0, b1, b2, b3 = peek_four(state, seen_b, v0, v1, v2, v3)
-            if live_a:
-                did, lowered = visit_four(state, row_a, u, du_a, v0, v1, v2, v3, w0, w1, w2,
-                                          w3, a0, a1, a2, a3, e0, many, r, conv)
-                count += did
-                changed |= lowered
-            if live_b:
+            did, lowered = visit_four(state, row_a, u, du_a, v0, v1, v2, v3, w0, w1, w2, w3,
+                                      a0, a1, a2, a3, e0, many, r, conv)
+            count += did if live_a else arc(0)
+            changed |= lowered
+            if both:
                 did, lowered = visit_four(state, row_b, u, du_b, v0, v1, v2, v3, w0, w1, w2,
                                           w3, b0, b1, b2, b3, e0, many, r, conv)
-                count += did
+                count += did if live_b else arc(0)
                 changed |= lowered
+            # Else the compiler widens du once, before the loop, and the lane waits
+            # there for du's load before it sends the first peeks (8% of the stall
+            # samples, H200 profile, thirty-second session).
+            du_a = held(du_a)
+            if both:
+                du_b = held(du_b)
             k0 = arc(k0 + arc(PEEK_ARCS))
         return count, changed
 
@@ -555,7 +584,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         round by shuffles: once for all of u's items when u has at most 32 arcs, else
         once per item (a row's distance is then read once, not once per window).  Every
         lane walks the arcs (a shuffle needs the whole warp); a lane whose row is idle
-        visits none."""
+        visits them with the ``du`` its ``gather`` gave, which lowers nothing, and does
+        not count them."""
         start, stop = bounds(graph, u)
         count = 0
         changed = False
@@ -571,11 +601,11 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
                     live_b, du_b = gather(state, row_b, u, r)
                     did, lowered = visit_window(state, u, my_head, my_weight, start, here,
                                                 row, seen, live, du, row_b, seen_b, live_b,
-                                                du_b, r, conv)
+                                                du_b, True, r, conv)
                 else:
                     did, lowered = visit_window(state, u, my_head, my_weight, start, here,
-                                                row, seen, live, du, row, seen, False, du, r,
-                                                conv)
+                                                row, seen, live, du, row, seen, live, du,
+                                                False, r, conv)
                 count += did
                 changed |= lowered
             return count, changed
@@ -586,13 +616,14 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
             while window < stop:
                 my_head, my_weight, here = lane_arc(graph, window, stop, lane)
                 did, lowered = visit_window(state, u, my_head, my_weight, window, here, row,
-                                            seen, live, du, row, seen, False, du, r, conv)
+                                            seen, live, du, row, seen, live, du, False, r,
+                                            conv)
                 count += did
                 changed |= lowered
                 window = arc(window + arc(width))
         return count, changed
 
-    walk = expand_shuffled if shuffled and not SIMULATOR else expand
+    walk = expand_shuffled if shares_arcs_by_shuffles(shuffled) else expand
     retiring = retire is not None
     retire_item = retire if retiring else _no_retire
     claiming = claims is not None and not SIMULATOR
