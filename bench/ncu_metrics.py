@@ -40,9 +40,9 @@ def launches(text: str) -> list:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
-        return 2
+        return 0 if argv else 2
     with open(argv[0]) as handle:
         found = launches(handle.read())
     for launch_id, kernel, metrics in found:

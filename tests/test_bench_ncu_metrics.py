@@ -32,6 +32,11 @@ def test_without_a_file_the_usage_is_printed(capsys):
     assert "--page raw" in capsys.readouterr().out
 
 
+def test_help_prints_the_usage_and_opens_no_file(capsys):
+    assert metrics.main(["--help"]) == 0
+    assert "--page raw" in capsys.readouterr().out
+
+
 def test_switches_are_set_by_name_and_an_unknown_one_is_refused():
     module = types.SimpleNamespace(__name__="m", WHOLE_ITEM_CLAIMS=True)
     assert profile.set_switches(module, ["WHOLE_ITEM_CLAIMS=0"]) == {"WHOLE_ITEM_CLAIMS": False}

@@ -165,6 +165,21 @@ def test_only_device_keeps_nothing_measured_on_other_sources():
     assert run["status"] == "SKIPPED" and "other sources, so it is not kept" in run["reason"]
 
 
+def test_only_device_says_why_the_earlier_run_was_not_measured_either():
+    from warpath.benchmark.merge import _other_devices_kept
+
+    skipped = {"status": "SKIPPED", "reason": "not run this time: --only-device cuda"}
+    earlier = {"experiments": [{"id": "e", "sources": {}}],
+               "runs": [{"experiment": "e", "graph": "g", "label": "cpu", "status": "SKIPPED",
+                         "reason": "about 47,983,328 arcs, over --max-edges 25,000,000"}]}
+    fresh = {"e": {"id": "e", "baseline": "cpu", "sources": {"g": {"sources": [1, 3]}}}}
+    runs = [{"experiment": "e", "graph": "g", "label": "cpu", **skipped}]
+    [run] = _other_devices_kept(earlier, fresh, runs, {"command": "c", "date": "d"})
+    assert run["status"] == "SKIPPED" and "kept_from" not in run
+    assert run["reason"] == ("not run this time: --only-device cuda (nor was it measured in the "
+                             "earlier run: about 47,983,328 arcs, over --max-edges 25,000,000)")
+
+
 def test_only_device_off_the_benchmarks_devices_is_a_clear_error(suite_file, tmp_path, capsys):
     assert main([str(suite_file), "--device", "cpu", "--only-device", "cuda", "--output",
                  str(tmp_path / "out"), "--no-plots"]) == 2

@@ -90,7 +90,8 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     """``runs`` (of the re-run experiments) with each run left out by ``--only-device``
     replaced by the earlier run of the same experiment, graph and label when that one
     was measured on the same sources; the speed-ups of every graph with a kept run
-    computed again.
+    computed again.  A left-out run whose earlier one was not measured either (skipped,
+    pending) says why that one was not.
 
     Examples
     --------
@@ -109,7 +110,7 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     {'command': 'c', 'date': 'd'}
     """
     from .figures import add_speedups
-    from .runs import left_out_by_only_device
+    from .runs import OK, left_out_by_only_device
 
     before = {(r["experiment"], r["graph"], r.get("label")): r for r in earlier["runs"]}
     sources = {e["id"]: e.get("sources", {}) for e in earlier["experiments"]}
@@ -117,7 +118,10 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     for run in runs:
         key = (run["experiment"], run["graph"], run.get("label"))
         old = before.get(key)
-        if left_out_by_only_device(run) and old is not None:
+        if left_out_by_only_device(run) and old is not None and old.get("status") != OK:
+            run = {**run, "reason": f"{run['reason']} (nor was it measured in the earlier run: "
+                                    f"{old.get('reason') or old.get('status')})"}
+        elif left_out_by_only_device(run) and old is not None:
             same = (sources.get(run["experiment"], {}).get(run["graph"])
                     == fresh[run["experiment"]].get("sources", {}).get(run["graph"]))
             if same:
