@@ -7,6 +7,7 @@
     python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf:_registers=64  # a cap
     python bench/gpu_sssp_split.py --negative --check --graphs random-2m-32m   # and negative
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
+    python bench/gpu_sssp_split.py --graphs hbf/msdoor hbf/flickr --methods hbf:trace=True
 
 Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
 numbers): one untimed call, then ``--queries`` warm calls from each of three sources
@@ -19,6 +20,11 @@ GTEPS: the arcs out of the reached vertices over the whole call (issue 11 asks f
 an R-MAT graph of 150M arcs or more: ``--graphs rmat-23-19``).  ``--check`` compares
 the first answer with scipy's ``dijkstra``.  Under the CUDA simulator every time is
 ``perf_counter`` and the kernels are not timed.
+
+A graph named ``SUITE/ID`` is the graph ``[graphs.ID]`` of ``bench/suites/SUITE.toml``, built
+as the benchmark harness builds it (``hbf/msdoor``: H-BF Table 2's msdoor stand-in).  A
+method that records its frontier sizes (``hbf:trace=True``) has them printed, the first
+call's, round by round.
 
 The split told where hbf's time went in issue 11's eighteenth session
 (``docs/performance.md``): 1.5-2.7 ms a query in numba's typing of the recording pass's
@@ -70,6 +76,32 @@ def road(name: str):
             return warpath.read(path).with_random_weights(1, 1000, seed=1)
     raise SystemExit(f"USA-road-{name}.pace16.gr.xz is in none of {folders}")
 TINY = {name: (lambda gen: gen.rmat(7, 8, seed=1)) for name in GRAPHS}
+
+
+def graph_maker(name: str, tiny: bool = False):
+    """The maker of graph ``name``: one of :data:`GRAPHS`, or ``SUITE/ID`` for a benchmark
+    suite's graph (its quick size with ``tiny``).
+
+    Examples
+    --------
+    >>> import warpath
+    >>> graph_maker("hbf/msdoor", tiny=True)(warpath.generators).num_vertices
+    2000
+    """
+    if "/" not in name:
+        if name not in GRAPHS:
+            raise SystemExit(f"no graph {name!r}: one of {', '.join(GRAPHS)}, or SUITE/ID")
+        return (TINY if tiny else GRAPHS)[name]
+    from warpath.benchmark.graphs import build_graph
+    from warpath.benchmark.suite import load_suite, repository_root
+
+    suite_name, graph_id = name.split("/", 1)
+    suite = load_suite(suite_name)
+    if graph_id not in suite.graphs:
+        raise SystemExit(f"suite {suite_name} has no graph {graph_id!r}: one of "
+                         f"{', '.join(suite.graphs)}")
+    spec = suite.graphs[graph_id]
+    return lambda gen: build_graph(spec, root=repository_root(), quick=tiny)
 
 
 def method_spec(spec: str) -> tuple:
@@ -244,6 +276,10 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     # the cold first call (compilation, upload, the graph's cached arrays), printed at once so
     # a run cut short by a time limit still says where its time went
     print(f"  {spec}: first call {time.perf_counter() - started:.1f} s", flush=True)
+    sizes = first.stats.get("frontier_sizes")
+    if sizes is not None:
+        print(f"  {spec}: frontier sizes, round by round: {' '.join(map(str, sizes))}",
+              flush=True)
     checked = None
     if check:
         checked = bool(np.array_equal(first.distances,
@@ -270,11 +306,12 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     return {"method": spec, "check": checked, **record}
 
 
-def graph_versions(names, makers, generators, negative: bool):
-    """``(name, graph, original)`` for each graph named, followed (``negative``) by its
-    version with negative weights, whose ``original`` is ``(graph, potentials)``."""
+def graph_versions(names, tiny: bool, generators, negative: bool):
+    """``(name, graph, original)`` for each graph named (:func:`graph_maker`), followed
+    (``negative``) by its version with negative weights, whose ``original`` is
+    ``(graph, potentials)``."""
     for name in names:
-        graph = makers[name](generators)
+        graph = graph_maker(name, tiny)(generators)
         yield name, graph, None
         if negative:
             shifted, potentials = generators.with_negative_weights(graph, seed=5,
@@ -284,7 +321,8 @@ def graph_versions(names, makers, generators, negative: bool):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
+    parser.add_argument("--graphs", nargs="+", default=list(GRAPHS),
+                        help=f"of {', '.join(GRAPHS)}, or SUITE/ID (a benchmark suite's graph)")
     parser.add_argument("--methods", nargs="+", default=["hbf", "edge-bf", "harish"])
     parser.add_argument("--queries", type=int, default=3)
     parser.add_argument("--no-predecessors", action="store_true")
@@ -305,9 +343,10 @@ def main(argv=None) -> int:
     # hbf's own register cap, before any ``_registers`` option changes it (0 in a tree
     # that has none)
     hbf_registers = getattr(importlib.import_module("warpath.sssp.hbf"), "KERNEL_REGISTERS", 0)
-    makers = TINY if args.tiny else GRAPHS
+    for name in args.graphs:   # every name checked before the first graph is made
+        graph_maker(name, args.tiny)
     started = time.perf_counter()
-    for name, graph, original in graph_versions(args.graphs, makers, generators,
+    for name, graph, original in graph_versions(args.graphs, args.tiny, generators,
                                                 args.negative):
         print(f"== {name}: {graph.num_vertices:,} vertices, {graph.num_edges:,} arcs, made in "
               f"{time.perf_counter() - started:.1f} s ({warpath.__file__})", flush=True)

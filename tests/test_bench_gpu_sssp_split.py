@@ -74,3 +74,29 @@ def test_teps_count_the_arcs_out_of_the_reached_vertices_only(split):
     g = warpath.Graph.from_edges([0, 1, 3, 3, 3], [1, 2, 0, 1, 2], [1, 1, 1, 1, 1])
     d = warpath.sssp(g, 0, method="dijkstra", device="cpu").distances
     assert split.reached_arcs(np.diff(g.indptr), d) == 2
+
+
+def test_a_suites_graph_is_built_as_the_harness_builds_it(split, capsys):
+    import warpath
+    from warpath.benchmark.graphs import build_graph
+    from warpath.benchmark.suite import load_suite
+
+    made = split.graph_maker("hbf/flickr", tiny=True)(warpath.generators)
+    expected = build_graph(load_suite("hbf").graphs["flickr"], quick=True)
+    assert np.array_equal(made.indptr, expected.indptr)
+    assert np.array_equal(made.weights, expected.weights)
+    # run on the smallest suite graph there is: the simulator runs every thread in Python
+    assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1", "--check",
+                       "--methods", "hbf:trace=True"]) == 0
+    out = capsys.readouterr().out
+    assert "== harish/apsp-1024: 128 vertices, 768 arcs" in out
+    [sizes] = [line for line in out.splitlines() if "frontier sizes" in line]
+    assert sizes.split(": ")[-1].split()[0] == "1"   # round 0: the source alone
+    assert [line for line in out.splitlines() if "whole" in line][0].endswith("ok")
+
+
+def test_an_unknown_graph_stops_before_any_graph_is_made(split):
+    with pytest.raises(SystemExit, match="no graph 'rmat-99'"):
+        split.main(["--tiny", "--graphs", "rmat-21-10", "rmat-99"])
+    with pytest.raises(SystemExit, match="suite hbf has no graph 'nope'"):
+        split.graph_maker("hbf/nope")
