@@ -67,15 +67,34 @@ def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     assert whole.stats["relaxations"] > bits.stats["relaxations"]
 
 
-def test_an_unreached_row_lowers_nothing_over_a_negative_arc():
+@pytest.fixture
+def gpu_gather(monkeypatch):
+    """Whole items' ``gather`` as on a GPU, under the simulator too: every row of the
+    launch active, an unreached one (``inf``) left for ``relax`` to reject.  (The
+    simulator's lane-per-row walk otherwise skips such a row; its stride loop walks with
+    ``expand`` whatever ``shares_arcs_by_shuffles`` says, so no shuffle is needed.)"""
+    from warpath.apsp import task_parallel, whole_items
+    from warpath.cuda import operators
+
+    monkeypatch.setattr(operators, "shares_arcs_by_shuffles", lambda shuffled: shuffled)
+    monkeypatch.setattr(task_parallel, "whole_item_steps",
+                        whole_items.whole_item_steps.__wrapped__)   # steps built afresh
+
+
+@pytest.mark.parametrize("weights", [
+    [2, -5, 1], [2, -5 * 2**33, 1], np.array([2, -5, 1], np.float32), [2.5, -5.0, 1.0]],
+    ids=["int32", "int64", "float32", "float64"])
+def test_an_unreached_row_lowers_nothing_over_a_negative_arc(gpu_gather, weights):
     # rows 0 and 1 share every item, and row 1's source (vertex 4) reaches nothing else:
     # when row 0 lowers vertex 1, vertex 1's item is expanded for row 1 too, at distance
-    # inf, and inf + (-5) must not lower vertex 2 for row 1
-    graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=[2, -5, 1],
-                                     num_vertices=5)
-    matrix = run(graph, [0, 4], predecessors=False)
-    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, [0, 4]))
-    assert np.isinf(matrix.distances[1, :4]).all()
+    # inf, and inf + (-5) must not lower vertex 2 for row 1 (int32: the 64-bit sum is
+    # below inf; int64: it wraps below every distance, so the floor must not see it).
+    # 40 rows: the second item of a vertex has 8 rows and 24 idle lanes, past the last
+    graph = warpath.Graph.from_edges([0, 1, 2], [1, 2, 3], weights=weights, num_vertices=5)
+    sources = [0, 4] * 20
+    matrix = run(graph, sources, predecessors=False)
+    np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
+    assert np.isinf(matrix.distances[1::2, :4]).all()
 
 
 def test_each_round_clears_the_marks_of_the_round_after_next():

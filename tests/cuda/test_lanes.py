@@ -82,20 +82,22 @@ def test_votes_and_picks_on_the_gpu():
     np.testing.assert_array_equal(out.copy_to_host(), [[60] * 32, [310] * 32])
 
 
-def test_a_held_value_is_the_value_in_every_lane_and_every_trip():
-    # held() hands a lane's value to itself (a shuffle on a GPU, the value itself under
-    # the simulator): carried round a loop, it must come back unchanged each trip
+@pytest.mark.parametrize("dtype, values", [
+    (np.int32, [5, -7, 2**31 - 1, 0]), (np.int64, [5, -7 * 2**40, 2**63 - 1, 0]),
+    (np.float32, [0.5, -7.25, np.inf, 0.0]), (np.float64, [0.1, -7e300, np.inf, -0.0])])
+def test_a_held_value_is_the_value_in_every_lane_and_every_trip(dtype, values):
+    # held() hands a lane's value to itself (a shuffle on a GPU, two for a 64-bit value;
+    # the value itself under the simulator): carried round a loop, each of a row's
+    # distance types must come back unchanged each trip, inf included
     @cuda.jit
     def carry(values, trips, out):
         lane = cuda.grid(1)
         value = values[lane]
-        total = np.int64(0)
-        for _ in range(trips):
-            total += value
+        for trip in range(trips):
+            out[trip, lane] = value
             value = held(value)
-        out[lane] = total + value
 
-    values = np.array([5, -7, 2**31 - 1, 0] * 8, np.int32)
-    out = cuda.to_device(np.zeros(32, np.int64))
+    values = np.array(values * 8, dtype)
+    out = cuda.to_device(np.zeros((3, 32), dtype))
     carry[1, 32](cuda.to_device(values), 3, out)
-    np.testing.assert_array_equal(out.copy_to_host(), 4 * values.astype(np.int64))
+    np.testing.assert_array_equal(out.copy_to_host(), np.tile(values, (3, 1)))

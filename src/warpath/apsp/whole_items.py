@@ -154,12 +154,16 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
 
     @cuda.jit(device=True)
     def gather(state, row, u, r):
-        """Row ``row`` of u's item: its distance; rows past the launch's last stay idle.
-        When the warp walks the arcs by shuffles, an unreached row (``inf``) is active
-        too, and :func:`relax` lowers nothing from it: a test of its distance here would
-        make the lane wait for the load before it peeks, one more memory latency an item
-        (13% of the stall samples of a 1,000-row launch, H200 profile, thirty-first
-        session).  A lane that walks its own arcs (the simulator) skips such a row."""
+        """Row ``row`` of u's item: its distance; rows past the launch's last stay idle,
+        at ``inf``.  When the warp walks the arcs by shuffles, an unreached row (``inf``)
+        is active too, and :func:`relax` lowers nothing from it: every row is visited
+        there anyway (see :func:`~warpath.cuda.operators.advance_marked`), and ``active``
+        only decides whether its visits count, so the ``relaxations`` of a GPU count an
+        unreached row's arcs.  (Until the thirty-second session the walk branched on
+        ``active``, and a test of the distance here made the lane wait for its load
+        before it peeked: 13% of the stall samples of a 1,000-row launch, H200 profile,
+        thirty-first session.)  A lane that walks its own arcs (the simulator, or
+        ``shuffled=False``) skips such a row, and the walk."""
         if row >= state[2]:
             return False, state[4]
         du = state[0][position(u, state[2], row)]
@@ -180,7 +184,7 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
         candidate = du + w
         if not candidate < dv:   # first: dv's load must not wait behind a test of du alone
             return False
-        if du == state[4]:   # an unreached row (negative weights can make inf + w < dv)
+        if du == state[4]:   # an unreached or idle row (inf + w < dv with a negative w)
             return False
         if candidate < state[5]:
             conv[NEGATIVE_CYCLE] = 1

@@ -13,6 +13,8 @@ arcs lane per row: pair ``p`` is arc ``p // k`` in the ``p % k``-th active row.
 - :func:`vote` and :func:`pick` are the warp's ballot and shuffle.  The CUDA
   simulator has neither (nor a warp barrier), so there they raise, and the
   operators that use them keep a lane-per-row loop under the simulator.
+- :func:`held` is a lane's value handed to itself by a shuffle, to keep the compiler
+  from hoisting what a loop derives from it (the value itself under the simulator).
 
 Examples
 --------

@@ -369,11 +369,15 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     ``gather(state, row, u, r) -> (active, du)``, and :data:`PEEK_ARCS` arcs at once,
     loading their heads and weights, then ``peek(state, row, v) -> dv`` at each (reads
     only: it may be called for any row of the launch, even one ``gather`` found idle),
-    before ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  The
-    compiler moves a row's peeks into the branch on its ``active``, so an ``active`` that
-    tests the loaded ``du`` makes the peeks wait for that load (seen in sm_90 SASS); a
-    method can leave such a test to ``visit``, after its comparison with the peek (whole
-    items do: one memory latency an item fewer).  ``visit``
+    before ``visit(state, row, u, du, v, w, dv, e, r, conv) -> bool`` of any.  In the
+    lane-per-row walk a row that ``gather`` finds idle walks nothing; there the compiler
+    moves a row's peeks into the branch on its ``active``, so an ``active`` that tests the
+    loaded ``du`` makes the peeks wait for that load (seen in sm_90 SASS).  The walk by
+    shuffles (``shuffled``) has no such branch: every row is visited, active or not, and
+    ``active`` only says whether its visits count.  So there ``visit`` must reject the
+    ``du`` of an idle row (an unreached row's ``inf``, whose sum with a negative weight can
+    still be below ``dv``) before it uses ``row``, which past the launch's last row is out
+    of the problem's range (the peeks use the last row in its stead).  ``visit``
     marks the head's item for round r + 1 itself and returns True when it did; the
     round is then marked changed once per thread.  A lane waits for one chain of loads
     per four arcs, and joining the next round costs a store.  The marks of round r must
@@ -386,9 +390,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     method's own positions fit in 32 bits too.  ``shuffled=True`` (GPU only; the
     simulator has no shuffles) loads up to 32 of a vertex's arcs at once, a lane each,
     and hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`); every
-    lane peeks, whether its row is idle or not, so an item's chain of loads is its row's
-    distance and the peeks side by side; an idle row is even visited, so ``gather``
-    must give it a ``du`` that lowers nothing (``inf``).  A vertex of at most 32 arcs loads them once
+    lane peeks and visits, whether its row is idle or not (see above), so an item's chain
+    of loads is its row's distance and the peeks side by side.  A vertex of at most 32 arcs loads them once
     for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
     takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
 
@@ -544,12 +547,12 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
         """The ``here`` arcs of u's window starting at ``window`` for this lane's row, or
         two rows with ``both=True``, handed round by shuffles four at a time; each lane
         peeks the four arcs for each row before visiting any.  With ``both=False`` (a
-        constant) the second row's arguments are not read, and its loads and visits
-        compile away (pass ``seen_b = seen_a``: the same loads).  An idle row (``live``
-        false) is visited too, with the ``du`` that ``gather`` returned for it, which
-        must lower nothing (``inf``), and its visits are not counted: a branch on
-        ``live`` would move the row's peeks into it, behind the other row's, with a
-        wait for a row's distance between them.
+        constant) the second row's visits compile away, and its peeks, of ``seen_b =
+        seen_a``, are the first row's loads again, which the compiler merges.  An idle
+        row (``live`` false) is visited too, with the ``du`` that ``gather`` returned for
+        it, which ``visit`` rejects, and its visits are not counted: a branch on ``live``
+        would move the row's peeks into it, behind the other row's, with a wait for a
+        row's distance between them.
         ``(relaxations, changed)``."""
         count = 0
         changed = False
