@@ -54,16 +54,21 @@ def main():
                 if dense and not packed:
                     continue
                 heavy = 64
+                # the dense sweep's bench-only forms (hbf.SWEEP_EARLY, SWEEP_HEAVY) too
+                forms = ((False, True), (True, True), (True, False)) if dense else \
+                    ((False, True),)
                 for narrow in (False, True) if dense else (False,):
-                    steps, sinks, unpacking = hbf._steps(
-                        np.dtype(dtype).name if packed else None, dedup, classify, classify,
-                        True, (4, 32), heavy, near_far, True, np.dtype(dtype).name, dense,
-                        read_first, narrow)
-                    state = hbf_state(dtype, index, near_far)
-                    compile_steps(f"hbf dedup={dedup} classify={classify} near_far={near_far} "
-                                  f"dense={dense} read_first={read_first} narrow={narrow}, "
-                                  f"{tag}", list(steps), state, True, index, dtype,
-                                  one_row=True)
+                    for early, split in forms:
+                        steps, sinks, unpacking = hbf._steps(
+                            np.dtype(dtype).name if packed else None, dedup, classify,
+                            classify, True, (4, 32), heavy, near_far, True,
+                            np.dtype(dtype).name, dense, read_first, narrow, early, split)
+                        state = hbf_state(dtype, index, near_far)
+                        compile_steps(f"hbf dedup={dedup} classify={classify} "
+                                      f"near_far={near_far} dense={dense} "
+                                      f"read_first={read_first} narrow={narrow} "
+                                      f"sweep early={early} heavy split={split}, {tag}",
+                                      list(steps), state, True, index, dtype, one_row=True)
                 final = [sinks, unpacking] if packed else [sinks]   # unpacking: packed only
                 compile_steps(f"hbf final passes, {tag}", final, state, False, index, dtype,
                               one_row=True)

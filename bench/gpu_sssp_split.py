@@ -5,6 +5,7 @@
     python bench/gpu_sssp_split.py --src /path/to/old/src ...       # another tree, same run
     python bench/gpu_sssp_split.py --graphs usa-road-ne --methods hbf hbf:lookahead=2
     python bench/gpu_sssp_split.py --graphs rmat-21-10 --methods hbf:_registers=64  # a cap
+    python bench/gpu_sssp_split.py --graphs hbf/rmat-3mv-20me --methods hbf hbf:_sweep_early=True
     python bench/gpu_sssp_split.py --negative --check --graphs random-2m-32m   # and negative
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
     python bench/gpu_sssp_split.py --graphs hbf/msdoor hbf/flickr --methods hbf:trace=True
@@ -252,6 +253,22 @@ def time_query(run, simulated: bool) -> tuple:
     return cuda.event_elapsed_time(first, last), host, result
 
 
+def hbf_switches(registers: int) -> dict:
+    """hbf's bench-only options: ``{option: (module constant, default)}``.
+    ``_registers``: the persistent kernel's register cap without near-far (0: none;
+    ``registers`` is hbf's own); ``_sweep_early``, ``_sweep_heavy``: the dense sweep's forms
+    (``warpath.sssp.hbf.SWEEP_EARLY``, ``SWEEP_HEAVY``).
+
+    Examples
+    --------
+    >>> sorted(hbf_switches(80))
+    ['_registers', '_sweep_early', '_sweep_heavy']
+    """
+    return {"_registers": ("KERNEL_REGISTERS", registers),
+            "_sweep_early": ("SWEEP_EARLY", False),
+            "_sweep_heavy": ("SWEEP_HEAVY", True)}
+
+
 def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: bool,
             clock: KernelClock, simulated: bool, hbf_registers: int = 0,
             original=None) -> dict:
@@ -260,12 +277,16 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     (:func:`reference_distances`)."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
-    # hbf's persistent kernel's register cap without near-far: a bench-only option, for a
-    # sweep (0: none); hbf's own cap when not given
-    if "_registers" in options and method != "hbf":
-        raise SystemExit(f"_registers is hbf's option, not {method}'s")
+    # hbf's bench-only switches (HBF_SWITCHES): its module's value for this method, its
+    # own default when not given
     hbf = importlib.import_module("warpath.sssp.hbf")
-    hbf.KERNEL_REGISTERS = options.pop("_registers", hbf_registers)
+    for option, (name, default) in hbf_switches(hbf_registers).items():
+        if option in options and method != "hbf":
+            raise SystemExit(f"{option} is hbf's option, not {method}'s")
+        if hasattr(hbf, name):   # (an older tree may lack one)
+            setattr(hbf, name, options.pop(option, default))
+        elif option in options:
+            raise SystemExit(f"this tree's hbf has no {name} for {option}")
 
     def run(source):
         return warpath.sssp(graph, source, method=method, device="cuda",

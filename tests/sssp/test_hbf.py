@@ -228,6 +228,24 @@ def test_wide_frontiers_are_swept_arc_by_arc_with_the_same_answer(weights):
         warpath.sssp(g, 0, method="hbf", device="cuda", dense=-1)
 
 
+@pytest.mark.parametrize("early, heavy", [(True, True), (False, False)])
+def test_the_sweeps_bench_forms_give_the_same_answer(monkeypatch, early, heavy):
+    """The dense sweep's bench-only forms (``SWEEP_EARLY``: heads and weights loaded with
+    the tails; ``SWEEP_HEAVY`` off: no heavy split of what a sweep enqueues), on the hub
+    graph of the default plan and on negative weights, with a heavy threshold the hubs
+    pass."""
+    from warpath.sssp import hbf
+
+    monkeypatch.setattr(hbf, "SWEEP_EARLY", early)
+    monkeypatch.setattr(hbf, "SWEEP_HEAVY", heavy)
+    for g, source in ((hub_graph(), 5),
+                      (gen.with_negative_weights(gen.random(300, 4000, seed=34), seed=35), 0)):
+        result = warpath.sssp(g, source, method="hbf", device="cuda", dense=0.02,
+                              high_degree=8)
+        assert result.stats["dense_rounds"] > 0
+        assert_matches_reference(g, source, result)
+
+
 def test_limit_matches_dijkstra_with_limit():
     g = gen.grid(6, 7, seed=33)
     for limit in (0, 50, 300):

@@ -780,7 +780,7 @@ SWEEP_ARCS = 4
 
 @functools.lru_cache(maxsize=None)
 def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
-          aggregated: bool = True, narrow: bool = False) -> Operator:
+          aggregated: bool = True, narrow: bool = False, early: bool = False) -> Operator:
     """:func:`advance` over every arc of a one-row problem (``thread_per_edge``), each thread
     taking :data:`SWEEP_ARCS` arcs ``stride`` apart at once: their tails, then their tails'
     ``gather`` (which must only read), are loaded before any ``visit``, so a thread waits
@@ -792,6 +792,12 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     values, so their loads carry neither numba's negative-index wraparound nor 64-bit
     arithmetic; ``gather`` and ``visit`` then receive u as an unsigned 32-bit value.  For
     graphs where :func:`sweeps_narrow` holds (the caller checks).
+
+    ``early=True`` also loads the four arcs' heads and weights with their tails, before
+    the gathers, instead of inside each active arc's visit: an active arc's visit is then
+    one step shorter (its head's own loads go out at once), at the price of 8 bytes an arc
+    read for the inactive tails too.  For a round where most tails are active (measured
+    against the default on a GPU: thirty-second session's notes, docs/performance.md).
 
     Examples
     --------
@@ -807,6 +813,11 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     ...          (problem.distances[0], problem.inf))
     >>> problem.distances.copy_to_host().tolist()
     [[0, 3, 4]]
+    >>> problem = Problem(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [3, 4, 1]), 0)
+    >>> run_once(problem, sweep(_demo_gather, _demo_visit, early=True),
+    ...          (problem.distances[0], problem.inf))
+    >>> problem.distances.copy_to_host().tolist()
+    [[0, 3, 4]]
     """
     from .indices import narrow as narrow_position
 
@@ -815,11 +826,25 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     position = narrow_position if narrow else _as_it_is
 
     @cuda.jit(device=True)
-    def visit_arc(graph, frontier, state, conv, r, e, u, du):
-        v = graph[1][e]
-        keep = visit(state, 0, u, du, v, graph[2][e], e, r, conv)
+    def visit_head(graph, frontier, state, conv, r, e, u, du, v, w):
+        """Arc e (u -> v, weight w) visited, v pushed when kept."""
+        keep = visit(state, 0, u, du, v, w, e, r, conv)
         if queued:
             push(graph, frontier, v, keep, r, heavy_out, conv)
+
+    @cuda.jit(device=True)
+    def visit_arc(graph, frontier, state, conv, r, e, u, du, v, w):
+        """Arc e visited: its head and weight as loaded (``early``), else loaded here."""
+        if early:
+            visit_head(graph, frontier, state, conv, r, e, u, du, v, w)
+        else:
+            visit_head(graph, frontier, state, conv, r, e, u, du, graph[1][e], graph[2][e])
+
+    @cuda.jit(device=True)
+    def head_of(graph, e, first, m):
+        """Arc e's head and weight, or arc ``first``'s past the last arc."""
+        at = e if e < m else first
+        return graph[1][at], graph[2][at]
 
     @cuda.jit(device=True)
     def op(graph, frontier, state, conv, rows, r, thread, stride):
@@ -836,21 +861,25 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
             u1 = position(tails[e1]) if e1 < m else u0
             u2 = position(tails[e2]) if e2 < m else u0
             u3 = position(tails[e3]) if e3 < m else u0
+            v0, w0 = graph[1][e0], graph[2][e0]   # (compiled away unless early)
+            v1, w1 = head_of(graph, e1, e0, m)
+            v2, w2 = head_of(graph, e2, e0, m)
+            v3, w3 = head_of(graph, e3, e0, m)
             a0, d0 = gather(state, 0, u0, r)
             a1, d1 = gather(state, 0, u1, r)
             a2, d2 = gather(state, 0, u2, r)
             a3, d3 = gather(state, 0, u3, r)
             if a0:
-                visit_arc(graph, frontier, state, conv, r, e0, u0, d0)
+                visit_arc(graph, frontier, state, conv, r, e0, u0, d0, v0, w0)
                 count += 1
             if a1 and e1 < m:
-                visit_arc(graph, frontier, state, conv, r, e1, u1, d1)
+                visit_arc(graph, frontier, state, conv, r, e1, u1, d1, v1, w1)
                 count += 1
             if a2 and e2 < m:
-                visit_arc(graph, frontier, state, conv, r, e2, u2, d2)
+                visit_arc(graph, frontier, state, conv, r, e2, u2, d2, v2, w2)
                 count += 1
             if a3 and e3 < m:
-                visit_arc(graph, frontier, state, conv, r, e3, u3, d3)
+                visit_arc(graph, frontier, state, conv, r, e3, u3, d3, v3, w3)
                 count += 1
             e0 = position(e3 + step)
         return count

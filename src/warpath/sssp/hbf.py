@@ -86,6 +86,13 @@ WIDE_DEGREE = 5
 #: power-law 3.3 -> 3.1, R-MAT 5.7 -> 5.5), where the near-far rounds of a road graph, a
 #: chain of loads each, got slower (CAL-size grid 25.7 -> 29.8 ms; docs/performance.md).
 KERNEL_REGISTERS = 80
+#: Bench-only switches of the dense rounds' sweep (``bench/gpu_sssp_split.py``'s
+#: ``hbf:_sweep_early=True`` and ``hbf:_sweep_heavy=False``), to be measured against the
+#: defaults: load each group of four arcs' heads and weights with their tails
+#: (:func:`~warpath.cuda.operators.sweep`'s ``early``), and whether the vertices a sweep
+#: enqueues are split into the heavy queue by degree (a test of two offsets a vertex).
+SWEEP_EARLY = False
+SWEEP_HEAVY = True
 
 
 def arc_classes(graph) -> np.ndarray:
@@ -178,7 +185,7 @@ def _classification(dgraph):
 def _steps(packing, dedup: bool, classify: bool, source_class: bool,
            aggregated: bool, lanes: tuple, heavy: int, near_far: bool, balanced: bool,
            value_type: str, dense: float = 0.0, read_first: bool = True,
-           narrow: bool = False):
+           narrow: bool = False, sweep_early: bool = False, sweep_heavy: bool = True):
     """The round's steps and the final passes for one set of options.
 
     ``packing`` is the distance dtype's name for 32-bit distances (the packed
@@ -189,7 +196,8 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     ``read_first``: a relax reads the head's packed word before its ``atomicMin`` (see
     :func:`_wide_rounds`); ``narrow``: the sweep's positions in unsigned 32-bit arithmetic
     (:func:`~warpath.cuda.operators.sweep`, for graphs where
-    :func:`~warpath.cuda.operators.sweeps_narrow` holds).  State:
+    :func:`~warpath.cuda.operators.sweeps_narrow` holds); ``sweep_early``, ``sweep_heavy``:
+    see :data:`SWEEP_EARLY`, :data:`SWEEP_HEAVY`.  State:
     ``(d, info, classes, inf, floor, source, buckets, piles, pile_counts, far_stamp,
     delta, lowest, counters)``: ``d`` the distance row, ``info`` the packed words or the
     round stamps; ``buckets`` to ``lowest`` serve ``near_far`` (see
@@ -418,8 +426,9 @@ def _steps(packing, dedup: bool, classify: bool, source_class: bool,
     mapping = frontier(lanes, heavy_degree=heavy, balanced=balanced, value_type=value_type)
     queued = advance(mapping, gather, relax, QUEUE, heavy, aggregated)
     if dense > 0:
-        queued = either(wide_round, queued, sweep(lowered_last_round, relax, QUEUE, heavy,
-                                                  aggregated, narrow))
+        queued = either(wide_round, queued, sweep(lowered_last_round, relax, QUEUE,
+                                                  heavy if sweep_heavy else 0, aggregated,
+                                                  narrow, sweep_early))
     round_step = [queued]
     if near_far:
         round_step = [either(refill_round, keeping_books(queued),
@@ -540,7 +549,8 @@ def run(graph, source, *, predecessors=True, limit=None, dedup=True, classify=Tr
                                           bool(classify) and not parallel,
                                           bool(coalesced_enqueue), lanes, heavy, near_far,
                                           balanced, dtype.name, dense, not chained,
-                                          bool(dense) and sweeps_narrow(n, problem.m))
+                                          bool(dense) and sweeps_narrow(n, problem.m),
+                                          bool(SWEEP_EARLY), bool(SWEEP_HEAVY))
     queues = problem.frontier(capacity=None if dedup else problem.m + 1, heavy_degree=heavy,
                               repeats=not dedup)
     sizes = _cuda.device_array(min(n, 1 << 20), dtype=np.int64) if trace else None
