@@ -277,8 +277,8 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     (:func:`reference_distances`)."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
-    # hbf's bench-only switches (HBF_SWITCHES): its module's value for this method, its
-    # own default when not given
+    # hbf's bench-only switches (hbf_switches): set on its module for this method, to
+    # their defaults when not given
     hbf = importlib.import_module("warpath.sssp.hbf")
     for option, (name, default) in hbf_switches(hbf_registers).items():
         if option in options and method != "hbf":

@@ -118,10 +118,12 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     for run in runs:
         key = (run["experiment"], run["graph"], run.get("label"))
         old = before.get(key)
-        if left_out_by_only_device(run) and old is not None and old.get("status") != OK:
+        if not left_out_by_only_device(run) or old is None:
+            pass
+        elif old.get("status") != OK:
             run = {**run, "reason": f"{run['reason']} (nor was it measured in the earlier run: "
                                     f"{old.get('reason') or old.get('status')})"}
-        elif left_out_by_only_device(run) and old is not None:
+        else:
             same = (sources.get(run["experiment"], {}).get(run["graph"])
                     == fresh[run["experiment"]].get("sources", {}).get(run["graph"]))
             if same:

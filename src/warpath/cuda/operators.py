@@ -391,8 +391,8 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     simulator has no shuffles) loads up to 32 of a vertex's arcs at once, a lane each,
     and hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`); every
     lane peeks and visits, whether its row is idle or not (see above), so an item's chain
-    of loads is its row's distance and the peeks side by side.  A vertex of at most 32 arcs loads them once
-    for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
+    of loads is its row's distance and the peeks side by side.  A vertex of at most 32
+    arcs loads them once for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
     takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
 
     ``retire(state, item, r)``, when given, is called once on every item of the sweep,
@@ -826,19 +826,14 @@ def sweep(gather, visit, output: int = NO_OUTPUT, heavy_out: int = 0,
     position = narrow_position if narrow else _as_it_is
 
     @cuda.jit(device=True)
-    def visit_head(graph, frontier, state, conv, r, e, u, du, v, w):
-        """Arc e (u -> v, weight w) visited, v pushed when kept."""
+    def visit_arc(graph, frontier, state, conv, r, e, u, du, v, w):
+        """Arc e (u -> v, weight w) visited, v pushed when kept: v and w as loaded with the
+        tails (``early``), else loaded here."""
+        if not early:
+            v, w = graph[1][e], graph[2][e]
         keep = visit(state, 0, u, du, v, w, e, r, conv)
         if queued:
             push(graph, frontier, v, keep, r, heavy_out, conv)
-
-    @cuda.jit(device=True)
-    def visit_arc(graph, frontier, state, conv, r, e, u, du, v, w):
-        """Arc e visited: its head and weight as loaded (``early``), else loaded here."""
-        if early:
-            visit_head(graph, frontier, state, conv, r, e, u, du, v, w)
-        else:
-            visit_head(graph, frontier, state, conv, r, e, u, du, graph[1][e], graph[2][e])
 
     @cuda.jit(device=True)
     def head_of(graph, e, first, m):
