@@ -9,6 +9,8 @@
     python bench/gpu_sssp_split.py --negative --check --graphs random-2m-32m   # and negative
     python bench/gpu_sssp_split.py --tiny                           # simulator smoke run
     python bench/gpu_sssp_split.py --graphs hbf/msdoor hbf/flickr --methods hbf:trace=True
+    ncu --profile-from-start off -o /tmp/run python bench/gpu_sssp_split.py --profile 2 ...
+    python bench/gpu_sssp_split.py --graphs hbf/rmat-3mv-20me --per-source   # each source
 
 Per graph and method (``name`` or ``name:option=value,...``; ``True``/``False`` or
 numbers): one untimed call, then ``--queries`` warm calls from each of three sources
@@ -25,7 +27,11 @@ the first answer with scipy's ``dijkstra``.  Under the CUDA simulator every time
 A graph named ``SUITE/ID`` is the graph ``[graphs.ID]`` of ``bench/suites/SUITE.toml``, built
 as the benchmark harness builds it (``hbf/msdoor``: H-BF Table 2's msdoor stand-in).  A
 method that records its frontier sizes (``hbf:trace=True``) has them printed, the first
-call's, round by round.
+call's, round by round.  With ``--profile K``, each method's last call (from source K, 0 by
+default) runs between ``cuda.profile_start()`` and ``profile_stop()``: under ``ncu
+--profile-from-start off`` only its kernels are profiled, not the first call's compilation
+or the timed queries.  ``--per-source`` prints each source's medians too: on the undirected
+R-MAT hbf took 3.8 ms from the hub and 8.8 ms from a fringe vertex (thirty-third session).
 
 The split told where hbf's time went in issue 11's eighteenth session
 (``docs/performance.md``): 1.5-2.7 ms a query in numba's typing of the recording pass's
@@ -135,11 +141,16 @@ def _option_value(text: str):
     return text
 
 
+#: The sources a graph's queries start from (:func:`sources_for`).
+SOURCES = 3
+
+
 def sources_for(graph) -> list:
-    """The vertex of most arcs, then two random vertices with arcs."""
+    """The vertex of most arcs, then two (``SOURCES - 1``) random vertices with arcs."""
     degrees = graph.out_degrees()
     with_arcs = np.flatnonzero(degrees > 0)
-    return [int(np.argmax(degrees))] + np.random.default_rng(3).choice(with_arcs, 2).tolist()
+    return ([int(np.argmax(degrees))]
+            + np.random.default_rng(3).choice(with_arcs, SOURCES - 1).tolist())
 
 
 class KernelClock:
@@ -271,10 +282,14 @@ def hbf_switches(registers: int) -> dict:
 
 def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: bool,
             clock: KernelClock, simulated: bool, hbf_registers: int = 0,
-            original=None) -> dict:
+            original=None, profile: int | None = None) -> dict:
     """The medians of ``queries`` warm calls from each source (see the module notes);
     ``original``: ``(graph, potentials)`` when ``graph`` has negative weights made from it
-    (:func:`reference_distances`)."""
+    (:func:`reference_distances`).  ``profile``: then one more call from source number
+    ``profile`` (0: the vertex of most arcs) between ``cuda.profile_start()`` and
+    ``profile_stop()`` (GPU only), the one call a profiler started with its capture off
+    sees.  ``by_source`` holds, per source, the medians of its calls: ``(source, whole ms,
+    rounds, dense rounds, relaxations)``."""
     method, options = method_spec(spec)
     sources = sources_for(graph)
     # hbf's bench-only switches (hbf_switches): set on its module for this method, to
@@ -308,6 +323,7 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
         if predecessors:
             checked = checked and tight_tree(graph, sources[0], first)
     rows = []
+    by_source = []
     degrees = np.diff(graph.indptr)
     for source in sources:
         arcs = None
@@ -321,10 +337,21 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
             rows.append((whole, host, sum(kernels), max(kernels, default=0.0), len(kernels),
                          stats["launches"], stats["iterations"], stats["relaxations"],
                          stats.get("dense_rounds", 0), arcs / whole / 1e6))
+        mine = rows[-queries:]
+        by_source.append((source, *(statistics.median(row[i] for row in mine)
+                                    for i in (0, 6, 8, 7))))
+    if profile is not None and not simulated:
+        from numba import cuda
+
+        cuda.synchronize()
+        cuda.profile_start()
+        run(sources[profile])
+        cuda.synchronize()
+        cuda.profile_stop()
     keys = ("whole_ms", "host_ms", "kernels_ms", "largest_kernel_ms", "timed_launches",
             "launches", "rounds", "relaxations", "dense_rounds", "gteps")
     record = {key: statistics.median(row[i] for row in rows) for i, key in enumerate(keys)}
-    return {"method": spec, "check": checked, **record}
+    return {"method": spec, "check": checked, **record, "by_source": by_source}
 
 
 def graph_versions(names, tiny: bool, generators, negative: bool):
@@ -353,6 +380,12 @@ def main(argv=None) -> int:
                              "negative cycle (generators.with_negative_weights, seed 5)")
     parser.add_argument("--src", help="import warpath from this source tree")
     parser.add_argument("--tiny", action="store_true", help="small graphs (simulator smoke run)")
+    parser.add_argument("--profile", nargs="?", type=int, const=0, choices=range(SOURCES),
+                        metavar="K", help="after each method's queries, one more from source "
+                        "K (0: the vertex of most arcs, the default) inside cuda.profile_start "
+                        "and profile_stop, for ncu --profile-from-start off")
+    parser.add_argument("--per-source", action="store_true",
+                        help="also each source's medians: whole call, rounds, relaxations")
     args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, os.path.abspath(args.src))
@@ -373,13 +406,19 @@ def main(argv=None) -> int:
               f"{time.perf_counter() - started:.1f} s ({warpath.__file__})", flush=True)
         for spec in args.methods:
             r = measure(warpath, graph, spec, args.queries, not args.no_predecessors,
-                        args.check, clock, simulated, hbf_registers, original)
+                        args.check, clock, simulated, hbf_registers, original,
+                        args.profile)
             check = "" if r["check"] is None else ("  ok" if r["check"] else "  WRONG")
             print(f"  {spec:24s} whole {r['whole_ms']:8.3f} ms  host {r['host_ms']:8.3f}  "
                   f"kernels {r['kernels_ms']:8.3f} (largest {r['largest_kernel_ms']:.3f}, "
                   f"{r['timed_launches']:.0f} of {r['launches']:.0f} launches)  rounds "
                   f"{r['rounds']:.0f}  relaxations {r['relaxations']:.3g}  dense rounds "
                   f"{r['dense_rounds']:.0f}  GTEPS {r['gteps']:.2f}{check}", flush=True)
+            if args.per_source:
+                for source, whole, rounds, dense, relaxations in r["by_source"]:
+                    print(f"    from {source:<10d} whole {whole:8.3f} ms  rounds {rounds:.0f}  "
+                          f"dense rounds {dense:.0f}  relaxations {relaxations:.3g}",
+                          flush=True)
         started = time.perf_counter()
     return 0
 

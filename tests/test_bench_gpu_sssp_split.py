@@ -100,3 +100,31 @@ def test_an_unknown_graph_stops_before_any_graph_is_made(split):
         split.main(["--tiny", "--graphs", "rmat-21-10", "rmat-99"])
     with pytest.raises(SystemExit, match="suite hbf has no graph 'nope'"):
         split.graph_maker("hbf/nope")
+
+
+def test_profile_brackets_one_more_call_per_method_on_a_gpu(split, capsys, monkeypatch):
+    from numba import cuda
+
+    from warpath.cuda.runtime import SIMULATOR
+
+    calls = []
+    monkeypatch.setattr(cuda, "profile_start", lambda: calls.append("start"), raising=False)
+    monkeypatch.setattr(cuda, "profile_stop", lambda: calls.append("stop"), raising=False)
+    assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1", "--check",
+                       "--profile", "2", "--per-source", "--methods", "hbf", "edge-bf"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if line.startswith("  ") and " whole " in line
+             and "from" not in line]
+    assert len(lines) == 2 and all(line.endswith("ok") for line in lines)
+    # each method's medians come with one line per source, in sources_for's order
+    graph = split.graph_maker("harish/apsp-1024", tiny=True)(__import__("warpath").generators)
+    sources = [line.split()[1] for line in out if line.startswith("    from ")]
+    assert sources == [str(s) for s in split.sources_for(graph)] * 2
+    # the simulator has no profiler to start: the timed rows alone
+    assert calls == ([] if SIMULATOR else ["start", "stop"] * 2)
+
+
+def test_profile_takes_one_of_the_sources(split, capsys):
+    with pytest.raises(SystemExit):
+        split.main(["--tiny", "--graphs", "rmat-21-10", "--profile", "3"])
+    assert "--profile: invalid choice: 3" in capsys.readouterr().err
