@@ -30,8 +30,9 @@ method that records its frontier sizes (``hbf:trace=True``) has them printed, th
 call's, round by round.  With ``--profile K``, each method's last call (from source K, 0 by
 default) runs between ``cuda.profile_start()`` and ``profile_stop()``: under ``ncu
 --profile-from-start off`` only its kernels are profiled, not the first call's compilation
-or the timed queries.  ``--per-source`` prints each source's medians too: on the undirected
-R-MAT hbf took 3.8 ms from the hub and 8.8 ms from a fringe vertex (thirty-third session).
+or the timed queries.  ``--per-source`` prints each source's medians too: the medians of all
+calls hide a slow source (on the undirected R-MAT, calls timed one by one took 3.8 ms from
+the hub and 8.8 ms from a random vertex: thirty-third session).
 
 The split told where hbf's time went in issue 11's eighteenth session
 (``docs/performance.md``): 1.5-2.7 ms a query in numba's typing of the recording pass's
@@ -146,7 +147,15 @@ SOURCES = 3
 
 
 def sources_for(graph) -> list:
-    """The vertex of most arcs, then two (``SOURCES - 1``) random vertices with arcs."""
+    """The vertex of most arcs, then ``SOURCES - 1`` random vertices with arcs.
+
+    Examples
+    --------
+    >>> import warpath
+    >>> sources = sources_for(warpath.Graph.from_edges([0, 0, 1], [1, 2, 2], [1, 1, 1]))
+    >>> len(sources), sources[0], set(sources) <= {0, 1}
+    (3, 0, True)
+    """
     degrees = graph.out_degrees()
     with_arcs = np.flatnonzero(degrees > 0)
     return ([int(np.argmax(degrees))]
@@ -286,8 +295,8 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
     """The medians of ``queries`` warm calls from each source (see the module notes);
     ``original``: ``(graph, potentials)`` when ``graph`` has negative weights made from it
     (:func:`reference_distances`).  ``profile``: then one more call from source number
-    ``profile`` (0: the vertex of most arcs) between ``cuda.profile_start()`` and
-    ``profile_stop()`` (GPU only), the one call a profiler started with its capture off
+    ``profile`` (0: the vertex of most arcs), between ``cuda.profile_start()`` and
+    ``profile_stop()`` on a GPU: the one call a profiler started with its capture off
     sees.  ``by_source`` holds, per source, the medians of its calls: ``(source, whole ms,
     rounds, dense rounds, relaxations)``."""
     method, options = method_spec(spec)
@@ -322,10 +331,15 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
                                       reference_distances(graph, sources[0], original)))
         if predecessors:
             checked = checked and tight_tree(graph, sources[0], first)
+    keys = ("whole_ms", "host_ms", "kernels_ms", "largest_kernel_ms", "timed_launches",
+            "launches", "rounds", "relaxations", "dense_rounds", "gteps")
+    per_source = [keys.index(key) for key in ("whole_ms", "rounds", "dense_rounds",
+                                              "relaxations")]
     rows = []
     by_source = []
     degrees = np.diff(graph.indptr)
     for source in sources:
+        source_rows = []
         arcs = None
         for _ in range(queries):
             clock.spans.clear()
@@ -334,22 +348,23 @@ def measure(warpath, graph, spec: str, queries: int, predecessors: bool, check: 
             stats = result.stats
             if arcs is None:   # after the timing: the arcs out of the reached vertices
                 arcs = reached_arcs(degrees, result.distances)
-            rows.append((whole, host, sum(kernels), max(kernels, default=0.0), len(kernels),
-                         stats["launches"], stats["iterations"], stats["relaxations"],
-                         stats.get("dense_rounds", 0), arcs / whole / 1e6))
-        mine = rows[-queries:]
-        by_source.append((source, *(statistics.median(row[i] for row in mine)
-                                    for i in (0, 6, 8, 7))))
-    if profile is not None and not simulated:
+            source_rows.append((whole, host, sum(kernels), max(kernels, default=0.0),
+                                len(kernels), stats["launches"], stats["iterations"],
+                                stats["relaxations"], stats.get("dense_rounds", 0),
+                                arcs / whole / 1e6))
+        by_source.append((source, *(statistics.median(row[i] for row in source_rows)
+                                    for i in per_source)))
+        rows.extend(source_rows)
+    if profile is not None:   # under the simulator the call runs, with no profiler round it
         from numba import cuda
 
-        cuda.synchronize()
-        cuda.profile_start()
+        if not simulated:
+            cuda.synchronize()
+            cuda.profile_start()
         run(sources[profile])
-        cuda.synchronize()
-        cuda.profile_stop()
-    keys = ("whole_ms", "host_ms", "kernels_ms", "largest_kernel_ms", "timed_launches",
-            "launches", "rounds", "relaxations", "dense_rounds", "gteps")
+        if not simulated:
+            cuda.synchronize()
+            cuda.profile_stop()
     record = {key: statistics.median(row[i] for row in rows) for i, key in enumerate(keys)}
     return {"method": spec, "check": checked, **record, "by_source": by_source}
 
@@ -385,7 +400,8 @@ def main(argv=None) -> int:
                         "K (0: the vertex of most arcs, the default) inside cuda.profile_start "
                         "and profile_stop, for ncu --profile-from-start off")
     parser.add_argument("--per-source", action="store_true",
-                        help="also each source's medians: whole call, rounds, relaxations")
+                        help="also each source's medians: whole call, rounds, dense rounds, "
+                             "relaxations")
     args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, os.path.abspath(args.src))

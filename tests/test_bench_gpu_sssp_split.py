@@ -102,26 +102,73 @@ def test_an_unknown_graph_stops_before_any_graph_is_made(split):
         split.graph_maker("hbf/nope")
 
 
-def test_profile_brackets_one_more_call_per_method_on_a_gpu(split, capsys, monkeypatch):
+def test_profile_adds_one_call_from_the_source_chosen(split, capsys, monkeypatch):
+    import warpath
     from numba import cuda
 
     from warpath.cuda.runtime import SIMULATOR
 
     calls = []
+    original = warpath.sssp
+
+    def logged(graph, source, **options):
+        calls.append(source)
+        return original(graph, source, **options)
+
+    monkeypatch.setattr(warpath, "sssp", logged)
     monkeypatch.setattr(cuda, "profile_start", lambda: calls.append("start"), raising=False)
     monkeypatch.setattr(cuda, "profile_stop", lambda: calls.append("stop"), raising=False)
     assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1", "--check",
                        "--profile", "2", "--per-source", "--methods", "hbf", "edge-bf"]) == 0
     out = capsys.readouterr().out.splitlines()
-    lines = [line for line in out if line.startswith("  ") and " whole " in line
-             and "from" not in line]
+    lines = [line for line in out if " whole " in line and "from" not in line]
     assert len(lines) == 2 and all(line.endswith("ok") for line in lines)
-    # each method's medians come with one line per source, in sources_for's order
-    graph = split.graph_maker("harish/apsp-1024", tiny=True)(__import__("warpath").generators)
-    sources = [line.split()[1] for line in out if line.startswith("    from ")]
-    assert sources == [str(s) for s in split.sources_for(graph)] * 2
-    # the simulator has no profiler to start: the timed rows alone
-    assert calls == ([] if SIMULATOR else ["start", "stop"] * 2)
+    first, second, third = split.sources_for(split.graph_maker("harish/apsp-1024", tiny=True)(
+        warpath.generators))
+    # each method: the untimed first call, a timed one from each source, then the profiled
+    # call from source 2, inside the profiler's range on a GPU (the simulator has none)
+    profiled = [third] if SIMULATOR else ["start", third, "stop"]
+    assert calls == ([first, first, second, third] + profiled) * 2
+    # and one line of medians per source, in that order
+    assert [line.split()[1] for line in out if line.startswith("    from ")] == [
+        str(first), str(second), str(third)] * 2
+
+
+def test_profile_without_a_number_takes_the_vertex_of_most_arcs(split, monkeypatch):
+    import warpath
+
+    calls = []
+    original = warpath.sssp
+    monkeypatch.setattr(warpath, "sssp", lambda graph, source, **options: (
+        calls.append(source), original(graph, source, **options))[1])
+    assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1",
+                       "--profile", "--methods", "edge-bf"]) == 0
+    assert calls[-1] == calls[0] == split.sources_for(
+        split.graph_maker("harish/apsp-1024", tiny=True)(warpath.generators))[0]
+
+
+def test_each_sources_medians_are_its_own_calls(split):
+    import types
+
+    import warpath
+
+    graph = warpath.generators.random(40, 160, seed=2)
+    sources = split.sources_for(graph)
+    count = {}
+
+    def fake_sssp(graph, source, **options):   # rounds and relaxations tell the source apart
+        count[source] = count.get(source, 0) + 1
+        stats = {"launches": 1, "iterations": 10 + sources.index(source),
+                 "relaxations": 1000 * (1 + sources.index(source)) + count[source],
+                 "dense_rounds": sources.index(source)}
+        return types.SimpleNamespace(stats=stats, distances=np.zeros(graph.num_vertices))
+
+    r = split.measure(types.SimpleNamespace(sssp=fake_sssp), graph, "edge-bf", 3, False,
+                      False, split.KernelClock(True), True)
+    assert [row[0] for row in r["by_source"]] == sources
+    assert [row[2:] for row in r["by_source"]] == [(10, 0, 1003), (11, 1, 2002),
+                                                   (12, 2, 3002)]
+    assert r["rounds"] == 11 and r["relaxations"] == 2002   # the medians of all nine
 
 
 def test_profile_takes_one_of_the_sources(split, capsys):

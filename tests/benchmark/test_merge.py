@@ -94,6 +94,14 @@ def test_a_graph_skipped_now_keeps_the_earlier_statistics():
     assert graphs["g"]["stats"] == {"v": 1} and graphs["h"]["status"] == "SKIPPED"
 
 
+def test_a_graph_skipped_both_times_says_why_it_was_skipped_now():
+    earlier = {"suite": "s", "experiments": [{"id": "a"}], "runs": [],
+               "graphs": {"g": {"id": "g", "status": "SKIPPED", "reason": "over 25,000,000"}}}
+    latest = {"suite": "s", "experiments": [{"id": "b"}], "runs": [],
+              "graphs": {"g": {"id": "g", "status": "SKIPPED", "reason": "over 70,000,000"}}}
+    assert merge_results(earlier, latest)["graphs"]["g"]["reason"] == "over 70,000,000"
+
+
 def test_a_killed_run_leaves_a_partial_report_that_keeps_the_merged_experiments(
         suite_file, tmp_path, monkeypatch):
     from warpath.benchmark import runner

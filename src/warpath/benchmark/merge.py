@@ -51,7 +51,8 @@ def merge_results(earlier: dict, latest: dict) -> dict:
     dict
         Experiments in the earlier order (new ones appended); the runs of each
         experiment from whichever run produced it; graphs from both, the
-        latest winning unless it skipped one the earlier run built.  A kept
+        latest winning unless it skipped one the earlier run built (a graph
+        skipped by both carries the latest run's reason).  A kept
         experiment carries ``kept_from`` (the earlier command and date)
         unless it already did.
 
@@ -78,8 +79,9 @@ def merge_results(earlier: dict, latest: dict) -> dict:
     kept_runs = [r for r in earlier["runs"] if r["experiment"] not in fresh]
     graphs = dict(earlier.get("graphs", {}))
     for graph_id, graph in latest["graphs"].items():  # a graph skipped now keeps its stats
-        if graph.get("status") != "SKIPPED" or graph_id not in graphs:
-            graphs[graph_id] = graph
+        built_before = graphs.get(graph_id, {}).get("status", "SKIPPED") != "SKIPPED"
+        if graph.get("status") != "SKIPPED" or not built_before:
+            graphs[graph_id] = graph   # (skipped both times: the latest reason)
     new_runs = [r for r in latest["runs"] if r["experiment"] in fresh
                 or r["experiment"] not in seen]
     return {**latest, "experiments": experiments, "graphs": graphs,
