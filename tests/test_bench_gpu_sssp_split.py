@@ -102,29 +102,43 @@ def test_an_unknown_graph_stops_before_any_graph_is_made(split):
         split.graph_maker("hbf/nope")
 
 
-def test_profile_adds_one_call_from_the_source_chosen(split, capsys, monkeypatch):
+@pytest.fixture
+def calls(monkeypatch):
+    """The source of every ``warpath.sssp`` call, in order, and ``"start"`` / ``"stop"`` for
+    the profiler's calls."""
     import warpath
     from numba import cuda
 
-    from warpath.cuda.runtime import SIMULATOR
-
-    calls = []
+    logged = []
     original = warpath.sssp
 
-    def logged(graph, source, **options):
-        calls.append(source)
+    def logging_sssp(graph, source, **options):
+        logged.append(source)
         return original(graph, source, **options)
 
-    monkeypatch.setattr(warpath, "sssp", logged)
-    monkeypatch.setattr(cuda, "profile_start", lambda: calls.append("start"), raising=False)
-    monkeypatch.setattr(cuda, "profile_stop", lambda: calls.append("stop"), raising=False)
+    monkeypatch.setattr(warpath, "sssp", logging_sssp)
+    monkeypatch.setattr(cuda, "profile_start", lambda: logged.append("start"), raising=False)
+    monkeypatch.setattr(cuda, "profile_stop", lambda: logged.append("stop"), raising=False)
+    return logged
+
+
+def tiny_sources(split):
+    """:func:`sources_for` of the tiny graph these tests run on."""
+    import warpath
+
+    return split.sources_for(split.graph_maker("harish/apsp-1024", tiny=True)(
+        warpath.generators))
+
+
+def test_profile_adds_one_call_from_the_source_chosen(split, capsys, calls):
+    from warpath.cuda.runtime import SIMULATOR
+
     assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1", "--check",
                        "--profile", "2", "--per-source", "--methods", "hbf", "edge-bf"]) == 0
     out = capsys.readouterr().out.splitlines()
     lines = [line for line in out if " whole " in line and "from" not in line]
     assert len(lines) == 2 and all(line.endswith("ok") for line in lines)
-    first, second, third = split.sources_for(split.graph_maker("harish/apsp-1024", tiny=True)(
-        warpath.generators))
+    first, second, third = tiny_sources(split)
     # each method: the untimed first call, a timed one from each source, then the profiled
     # call from source 2, inside the profiler's range on a GPU (the simulator has none)
     profiled = [third] if SIMULATOR else ["start", third, "stop"]
@@ -134,17 +148,11 @@ def test_profile_adds_one_call_from_the_source_chosen(split, capsys, monkeypatch
         str(first), str(second), str(third)] * 2
 
 
-def test_profile_without_a_number_takes_the_vertex_of_most_arcs(split, monkeypatch):
-    import warpath
-
-    calls = []
-    original = warpath.sssp
-    monkeypatch.setattr(warpath, "sssp", lambda graph, source, **options: (
-        calls.append(source), original(graph, source, **options))[1])
+def test_profile_without_a_number_takes_the_vertex_of_most_arcs(split, calls):
     assert split.main(["--tiny", "--graphs", "harish/apsp-1024", "--queries", "1",
                        "--profile", "--methods", "edge-bf"]) == 0
-    assert calls[-1] == calls[0] == split.sources_for(
-        split.graph_maker("harish/apsp-1024", tiny=True)(warpath.generators))[0]
+    sources = [call for call in calls if call not in ("start", "stop")]
+    assert sources[-1] == sources[0] == tiny_sources(split)[0]
 
 
 def test_each_sources_medians_are_its_own_calls(split):

@@ -120,15 +120,13 @@ def _other_devices_kept(earlier: dict, fresh: dict, runs: list, provenance: dict
     for run in runs:
         key = (run["experiment"], run["graph"], run.get("label"))
         old = before.get(key)
-        if not left_out_by_only_device(run) or old is None:
-            pass
-        elif old.get("status") != OK:
-            run = {**run, "reason": f"{run['reason']} (nor was it measured in the earlier run: "
-                                    f"{old.get('reason') or old.get('status')})"}
-        else:
+        if left_out_by_only_device(run) and old is not None:
             same = (sources.get(run["experiment"], {}).get(run["graph"])
                     == fresh[run["experiment"]].get("sources", {}).get(run["graph"]))
-            if same:
+            if old.get("status") != OK:
+                run = {**run, "reason": f"{run['reason']} (nor was it measured in the earlier "
+                                        f"run: {old.get('reason') or old.get('status')})"}
+            elif same:
                 run = {**old, "kept_from": old.get("kept_from", provenance)}
                 touched.add(key[:2])
             else:

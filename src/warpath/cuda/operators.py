@@ -392,8 +392,9 @@ def advance_marked(active, gather, peek, visit, narrow: bool = False,
     and hands them to every lane by shuffles (:func:`~warpath.cuda.lanes.pick`); every
     lane peeks and visits, whether its row is idle or not (see above), so an item's chain
     of loads is its row's distance and the peeks side by side.  A vertex of at most 32
-    arcs loads them once for all its items; a wider one once per item.  ``paired=True`` (with ``shuffled``)
-    takes two items of a vertex of at most 32 arcs at once: eight peeks in flight.
+    arcs loads them once for all its items; a wider one once per item.  ``paired=True``
+    (with ``shuffled``) takes two items of a vertex of at most 32 arcs at once: eight peeks
+    in flight.
 
     ``retire(state, item, r)``, when given, is called once on every item of the sweep,
     marked or not, by one lane, before the item's walk: a method that keeps its marks in
