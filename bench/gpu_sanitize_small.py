@@ -100,24 +100,26 @@ APSP_RUNS = ([("task-parallel", o) for o in ({}, {"group": 4}, {"group": 4, "lau
 def check_whole_item_walks(g, ref):
     """multi_source on ``g`` (scipy's rows ``ref``) with the queue of items, and with whole
     items walked one and two at a time (40 rows in one launch: two items a vertex, so
-    pairs form); the failures."""
-    from warpath.apsp import task_parallel
+    pairs form), the last also padded with 24 idle rows to 64 (``PAD_SHARE`` 1); the
+    failures."""
+    from warpath.apsp import gpu_rows, task_parallel
 
     failures = 0
-    kept = task_parallel.WHOLE_ITEM_PAIRS
+    kept = task_parallel.WHOLE_ITEM_PAIRS, gpu_rows.PAD_SHARE
     sources = np.arange(40) % g.num_vertices
-    for whole, paired in ((False, False), (True, False), (True, True)):
-        task_parallel.WHOLE_ITEM_PAIRS = paired
+    for whole, paired, share in ((False, False, kept[1]), (True, False, kept[1]),
+                                 (True, True, kept[1]), (True, True, 1)):
+        task_parallel.WHOLE_ITEM_PAIRS, gpu_rows.PAD_SHARE = paired, share
         try:
             m = warpath.multi_source(g, sources, method="task-parallel", device="cuda",
                                      group=20, launch_groups=2, predecessors=False,
                                      whole_items=whole)
         finally:
-            task_parallel.WHOLE_ITEM_PAIRS = kept
+            task_parallel.WHOLE_ITEM_PAIRS, gpu_rows.PAD_SHARE = kept
         ok = np.allclose(m.distances, ref[sources], rtol=1e-6)
         failures += not ok
         print(g.num_vertices, "multi_source task-parallel, whole items", whole, "paired",
-              paired, "ok" if ok else "WRONG", flush=True)
+              paired, "idle rows", m.stats["idle_rows"], "ok" if ok else "WRONG", flush=True)
     return failures
 
 

@@ -139,3 +139,34 @@ def test_delivery_covers_every_row_and_vertex_past_one_block(monkeypatch, grid_r
     expected_pred = values.T.astype(np.int64)
     expected_pred[np.arange(rows), np.arange(rows) % n] = -1
     assert pred_out.copy_to_host().tolist() == expected_pred.tolist()
+
+
+@pytest.mark.parametrize("row_tiles", [1, 2])
+def test_a_padded_launch_is_read_at_its_width_and_only_its_rows_delivered(monkeypatch,
+                                                                          row_tiles):
+    # 70 rows padded to 96: d keeps 96 entries a vertex, the last 26 idle (source -1)
+    monkeypatch.setattr(gpu_rows, "DELIVERY_ROW_TILES", row_tiles)
+    n, rows, width = 37, 70, 96
+    values = np.arange(n * width, dtype=np.int32).reshape(n, width)   # d[v, s]
+    sources = cuda.to_device(np.concatenate([np.arange(rows) % n, np.full(width - rows, -1)]))
+    out = cuda.to_device(np.full((rows, n), -7, np.int64))
+    pred_out = cuda.to_device(np.full((rows, n), -7, np.int64))
+    gpu_rows.deliver(cuda.to_device(values.reshape(-1)), sources, np.int32(-1), out, RunTally(),
+                     pred=cuda.to_device(values.reshape(-1)), pred_out=pred_out)
+    assert out.copy_to_host().tolist() == values[:, :rows].T.tolist()
+    expected_pred = values[:, :rows].T.astype(np.int64)
+    expected_pred[np.arange(rows), np.arange(rows) % n] = -1
+    assert pred_out.copy_to_host().tolist() == expected_pred.tolist()
+
+
+def test_padded_rows_round_up_to_whole_items_only_when_few_rows_idle():
+    for rows in range(1, 2100):
+        kept = gpu_rows.padded_rows(rows)
+        if rows % 32 == 0:
+            assert kept == rows
+        elif kept != rows:
+            assert kept % 32 == 0 and 0 < kept - rows < 32
+            assert (kept - rows) * gpu_rows.PAD_SHARE <= rows
+        else:
+            assert (-(-rows // 32) * 32 - rows) * gpu_rows.PAD_SHARE > rows
+    assert gpu_rows.padded_rows(1000) == 1024 and gpu_rows.padded_rows(60, share=1) == 64

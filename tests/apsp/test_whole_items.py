@@ -56,6 +56,48 @@ def test_two_items_a_vertex():
     np.testing.assert_array_equal(matrix.distances, scipy_rows(graph, sources))
 
 
+@pytest.mark.parametrize("name, predecessors, deliver", [
+    ("negative", True, "host"), ("zero-cycles", True, "device"),
+])
+def test_launches_padded_with_idle_rows_deliver_only_their_own(monkeypatch, name,
+                                                                predecessors, deliver):
+    # PAD_SHARE=1 pads a launch of 20 rows to 32 (12 idle rows, at most one in one) and
+    # leaves one of 10 as it is (22 idle rows would be too many): launches of 20, 20 and
+    # 10 keep 32, 32 and 10 entries a vertex, and only their own rows are delivered
+    from warpath.apsp import gpu_rows
+
+    monkeypatch.setattr(gpu_rows, "PAD_SHARE", 1)
+    graph = dict(GRAPHS)[name]
+    sources = [(7 * i) % graph.num_vertices for i in range(50)]
+    matrix = run(graph, sources, predecessors=predecessors, deliver=deliver, group=20,
+                 launch_groups=1)
+    assert matrix.stats["idle_rows"] == 24 and matrix.stats["batches"] == 3
+    assert matrix.distances.shape == (50, graph.num_vertices)
+    assert_rows(graph, matrix, predecessors=predecessors)
+
+
+def test_a_padded_last_launch_narrower_than_the_first():
+    # 71 sources in launches of 40: the first keeps 40 rows a vertex (24 idle rows would be
+    # too many), the last 31 keep 32 (one idle row), inside the first's arrays
+    graph = dict(GRAPHS)["random-int"]
+    sources = [(5 * i) % graph.num_vertices for i in range(71)]
+    matrix = run(graph, sources, deliver="host", group=20, launch_groups=2)
+    assert matrix.stats["idle_rows"] == 1 and matrix.stats["launch_width"] == 40
+    assert_rows(graph, matrix)
+
+
+def test_johnson_in_padded_launches(monkeypatch):
+    from warpath.apsp import gpu_rows
+
+    monkeypatch.setattr(gpu_rows, "PAD_SHARE", 1)
+    graph = gen.with_negative_weights(gen.grid(5, 5, seed=15), seed=16)
+    sources = np.arange(20)
+    matrix = warpath.multi_source(graph, sources, method="johnson", device="cuda",
+                                  whole_items=True, group=20, launch_groups=1)
+    assert matrix.stats["idle_rows"] == 12
+    assert_rows(graph, matrix)
+
+
 def test_the_same_rows_as_items_of_lane_bits_and_every_row_relaxes():
     graph = gen.random(60, 300, seed=12)
     sources = np.arange(0, 60, 3)

@@ -57,6 +57,10 @@ DELIVERY_BLOCK = (32, 8)
 #: The rows of a tile a block's thread rows take in one pass: the block's y, compiled into
 #: the delivery kernels as a constant (they are launched with :data:`DELIVERY_BLOCK` only).
 TILE_PASS = DELIVERY_BLOCK[1]
+#: The tiles of 32 rows each block of the delivery kernels moves in turn (the grid's y is
+#: the rows' tiles over this): a block a tile was a million blocks for 1,000 rows of 1M
+#: vertices, 6.1 ms for 8 GB moved on the H200 (docs/performance.md, thirty-fourth session).
+DELIVERY_ROW_TILES = 8
 #: The least groups of a launch of rounds over a frontier when ``launch_groups=None`` and
 #: the result stays on the GPU: a round's cost is then the latency of its items more than
 #: its bytes, so wide launches that share each round among more rows win even where the
@@ -196,6 +200,37 @@ def l2_cache_bytes() -> int:
         return DEFAULT_CACHE_BYTES
 
 
+#: A launch of whole items is padded with idle rows to a multiple of 32 when that adds at
+#: most one row in ``PAD_SHARE`` (:func:`padded_rows`).
+PAD_SHARE = 16
+
+
+def padded_rows(rows: int, share: int | None = None) -> int:
+    """The rows a launch of ``rows`` sources keeps a vertex in the vertex-major layout:
+    ``rows`` rounded up to a multiple of 32 when the idle rows added are at most one in
+    ``share`` (:data:`PAD_SHARE`), else ``rows``.
+
+    The distances of an item (a vertex and 32 rows) are then one aligned 128-byte line
+    (int32 or float32).  With 1,000 rows a vertex takes 4,000 bytes, and three items in
+    four straddle two lines: each warp's read of an item, and each warp's ``atomicMin``
+    into one, is then two L1 wavefronts and two L2 requests instead of one, and ends in a
+    part of a 64-byte DRAM burst at each side.  Small launches stay unpadded: there an
+    item's rows are a few words, and padding would multiply the memory.  The padding
+    takes at most one row in 16 more memory than :func:`launch_width` planned for, inside
+    the fifth of the free memory that :data:`FREE_SHARE` leaves.
+
+    Examples
+    --------
+    >>> padded_rows(1000), padded_rows(1024), padded_rows(100), padded_rows(7)
+    (1024, 1024, 100, 7)
+    >>> padded_rows(100, share=2)
+    128
+    """
+    share = PAD_SHARE if share is None else share
+    whole = -(-int(rows) // 32) * 32
+    return whole if (whole - rows) * share <= rows else int(rows)
+
+
 def launch_width(num_vertices: int, num_sources: int, *, group: int = GROUP,
                  launch_groups: int | None = None, pair_bytes: int, state_bytes: int,
                  free_bytes: int | None, cache_bytes: int, min_groups: int = 1) -> int:
@@ -299,15 +334,16 @@ def _kernels():
             masks[tasks + i] = 0
 
     @cuda.jit(device=True)
-    def load_tile(tile, values, width, n, v0, s0):
-        """``tile[i, j]`` = values[v0 + i, s0 + j] of the vertex-major ``values`` (rows of
-        ``width``), a warp reading 32 rows of one vertex; then a barrier."""
+    def load_tile(tile, values, width, rows, n, v0, s0):
+        """``tile[i, j]`` = values[v0 + i, s0 + j] of the vertex-major ``values`` (``width``
+        entries a vertex, of which the first ``rows`` are read), a warp reading 32 rows of
+        one vertex; then a barrier."""
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         s = s0 + x
         i = y
         while i < 32:   # a constant step: no division for the trip count
             v = v0 + i
-            if v < n and s < width:
+            if v < n and s < rows:
                 tile[i, x] = values[at(v, width, s)]
             i += TILE_PASS
         cuda.syncthreads()
@@ -318,20 +354,24 @@ def _kernels():
         (:data:`DELIVERY_BLOCK`): read a vertex's 32 rows a warp, written a row's 32
         vertices a warp; with ``shifted``, Johnson's d(s, v) = d_h(s, v) - h[s] + h[v].
         Positions are unsigned (no wraparound test) and the loops step by constants, with
-        no division for their trip counts: a profile of 1,000 rows of 1M vertices found this kernel bound by its
-        instructions (76% of the SMs' peak, 21% of DRAM's; thirty-first session)."""
+        no division for their trip counts: a profile of 1,000 rows of 1M vertices found
+        this kernel bound by its instructions (76% of the SMs' peak, 21% of DRAM's;
+        thirty-first session).  d keeps ``len(sources)`` entries a vertex, of which the
+        first ``out.shape[0]`` are delivered (the rest: a launch's idle rows that pad it
+        to whole items, :func:`padded_rows`)."""
         tile = cuda.shared.array((32, 33), d.dtype)   # 33: a column read hits 32 banks
-        width, n = out.shape
+        rows, n = out.shape
+        width = sources.shape[0]
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         v0 = cuda.blockIdx.x * 32
         v = v0 + x
         s0 = cuda.blockIdx.y * 32
-        while s0 < width:   # one pass unless the grid's y is capped
-            load_tile(tile, d, width, n, v0, s0)
+        while s0 < rows:   # one pass unless the grid's y is capped
+            load_tile(tile, d, width, rows, n, v0, s0)
             j = y
             while j < 32:
                 s = s0 + j
-                if v < n and s < width:
+                if v < n and s < rows:
                     value = tile[x, j]
                     row, column = np.uint64(s), np.uint64(v)   # no wraparound test
                     if value == inf:
@@ -347,19 +387,20 @@ def _kernels():
     @cuda.jit
     def predecessors(pred, out, sources):
         """out[s, v] = pred[v, s], and -1 at the row's own source (the root of its tree);
-        the tiles and grid of :func:`distances`."""
+        the tiles, grid and layout of :func:`distances`."""
         tile = cuda.shared.array((32, 33), pred.dtype)
-        width, n = out.shape
+        rows, n = out.shape
+        width = sources.shape[0]
         x, y = cuda.threadIdx.x, cuda.threadIdx.y
         v0 = cuda.blockIdx.x * 32
         v = v0 + x
         s0 = cuda.blockIdx.y * 32
-        while s0 < width:
-            load_tile(tile, pred, width, n, v0, s0)
+        while s0 < rows:
+            load_tile(tile, pred, width, rows, n, v0, s0)
             j = y
             while j < 32:
                 s = s0 + j
-                if v < n and s < width:
+                if v < n and s < rows:
                     out[np.uint64(s), np.uint64(v)] = -1 if v == sources[s] else tile[x, j]
                 j += TILE_PASS
             cuda.syncthreads()
@@ -373,12 +414,18 @@ def _kernels():
         mark bytes: ``words`` of any integer type, only zeros are written).  A source
         test on each of the n x rows entries took a 64-bit division each: 4.6 ms for
         1,000 rows of 1M vertices on the H200, bound by its instructions (thirty-first
-        session)."""
+        session).  A grid-stride loop (:func:`~warpath.cuda.runtime.stride_blocks`): a
+        thread an entry, 4M blocks for those 4.1 GB, took 2.8 ms; this loop 1.7 ms
+        (thirty-fourth)."""
+        stride = cuda.gridsize(1)
         i = cuda.grid(1)
-        if i < d.shape[0]:
+        while i < d.shape[0]:
             d[i] = inf
-        if i < words.shape[0]:
+            i += stride
+        i = cuda.grid(1)
+        while i < words.shape[0]:
             words[i] = 0
+            i += stride
 
     @cuda.jit
     def mark_sources(words, d, sources, groups, item_rows):
@@ -422,12 +469,13 @@ def start_items(d, words, sources, host_sources, inf, queue, tally, item_rows: i
     ([254, 0, 0, 1, 1, 0], [0, 3, 4])
     """
     from ..cuda.mappings import item_groups
-    from ..cuda.runtime import THREADS, blocks_for
+    from ..cuda.runtime import THREADS, blocks_for, stride_blocks
 
     kernels = _kernels()
     rows = host_sources.shape[0]
     groups = item_groups(rows, item_rows)
-    kernels[3][blocks_for(max(d.shape[0], words.shape[0])), THREADS](d, words, sources, inf)
+    kernels[3][stride_blocks(max(d.shape[0], words.shape[0])), THREADS](d, words, sources,
+                                                                         inf)
     kernels[4][blocks_for(rows), THREADS](words, d, sources, np.int64(groups),
                                           np.int64(item_rows))
     items = np.unique(host_sources * groups + np.arange(rows) // item_rows)
@@ -459,7 +507,9 @@ def start_rows(d, masks, sources, inf, tally) -> None:
 def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
             pred_host=None, potentials=None, download=None) -> None:
     """Write a launch's rows row-major into ``out`` (rows x n device matrix, the result's
-    distance type) and the predecessors ``pred`` into ``pred_out``; with ``host`` /
+    distance type) and the predecessors ``pred`` into ``pred_out``.  ``d`` and ``pred``
+    keep ``len(sources)`` entries a vertex: ``out``'s rows, or more for a launch padded
+    with idle rows (:func:`padded_rows`), which are not delivered.  With ``host`` /
     ``pred_host`` (C-contiguous blocks of host matrices) ``out`` and ``pred_out`` are
     staging buffers, copied there: by ``download`` (a
     :class:`~warpath.cuda.downloads.Download`, complete after its ``finish``), else at once.
@@ -483,7 +533,8 @@ def deliver(d, sources, inf, out, tally, *, host=None, pred=None, pred_out=None,
     _, distances, predecessors = _kernels()[:3]
     rows, n = out.shape
     block = DELIVERY_BLOCK
-    blocks = (-(-n // block[0]), min(-(-rows // block[0]), MAX_GRID_Y))   # 32 x 32 tiles
+    tiles = -(-rows // block[0])   # tiles of 32 x 32, DELIVERY_ROW_TILES of them a block
+    blocks = (-(-n // block[0]), min(-(-tiles // DELIVERY_ROW_TILES), MAX_GRID_Y))
     shifted = potentials is not None
     h = potentials if shifted else out[0, :1]
     distances[blocks, block](d, out, sources, inf, unreached_value(out.dtype), h, shifted)
@@ -560,15 +611,18 @@ class Destination:
                              _cuda.device_array((width, n) if self.predecessors else (1, 1),
                                                 dtype=np.int64))
 
-    def write(self, start: int, d, sources, inf, tally, pred=None, potentials=None) -> None:
-        """Deliver the rows ``start ...`` of one launch (``sources`` on the device)."""
-        block = slice(start, start + sources.shape[0])
+    def write(self, start: int, d, sources, inf, tally, pred=None, potentials=None,
+              rows: int | None = None) -> None:
+        """Deliver the rows ``start ...`` of one launch (``sources`` on the device): its
+        first ``rows`` (all of ``sources`` by default; fewer when idle rows pad the
+        launch, :func:`padded_rows`)."""
+        rows = sources.shape[0] if rows is None else int(rows)
+        block = slice(start, start + rows)
         if self.where == "device":
             deliver(d, sources, inf, self.dist[block], tally, pred=pred,
                     pred_out=self.pred[block], potentials=potentials)
             return
         out, pred_out = self._staging
-        rows = sources.shape[0]
         deliver(d, sources, inf, out[:rows], tally, host=self.dist[block], pred=pred,
                 pred_out=pred_out[:rows], pred_host=self.pred[block], potentials=potentials,
                 download=self._download)

@@ -3,7 +3,9 @@
 Many single-source problems run at once (section 5.1): every (vertex, source)
 pair is a task with a thread of its own, and the state is interleaved
 vertex-major (Fig. 8(b), :mod:`warpath.apsp.gpu_rows`): the distance of
-vertex ``v`` in row ``s`` of a launch of ``W`` rows is ``d[v * W + s]``.  The
+vertex ``v`` in row ``s`` of a launch of ``W`` rows is ``d[v * W + s]`` (whole items'
+``W`` may include idle rows that pad it to a multiple of 32,
+:func:`~warpath.apsp.gpu_rows.padded_rows`).  The
 threads of a warp are the rows of one vertex: they read the vertex's arcs at
 the same addresses (one broadcast read serves them all) and relax a
 neighbour's W distances, contiguous words, together.  On the engine a round
@@ -542,12 +544,15 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     Returns
     -------
     DistanceMatrix
-        ``stats``: iterations (rounds, summed over launches), relaxations (arcs
-        scattered, per task), ``batches`` (launches of the method), ``launch_width``,
-        launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or ``"host"``),
-        ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
+        ``stats``: iterations (rounds, summed over launches), relaxations (arcs scattered,
+        per task; on a GPU whole items count the arcs of unreached and idle rows too, see
+        :mod:`~warpath.apsp.whole_items`), ``batches`` (launches of the method),
+        ``launch_width``, launches, host_syncs, ``loop``, ``delivered`` (``"device"`` or
+        ``"host"``), ``near_far`` and its ``delta`` (``None`` without it), ``frontier``,
         ``item_rows``, ``whole_items`` and ``spread`` (whether the rounds spread items'
-        pairs over the lanes: False under the CUDA simulator, which walks a lane a row).
+        pairs over the lanes: False under the CUDA simulator, which walks a lane a row),
+        ``idle_rows`` (rows of no source that padded whole items' launches to a multiple of
+        32, :func:`~warpath.apsp.gpu_rows.padded_rows`, summed over launches).
 
     Raises
     ------
@@ -632,16 +637,19 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes(),
         min_groups=gpu_rows.frontier_groups(where) if frontier else 1)
     out.stage(width)
-    d_all = _cuda.device_array(n * width, dtype=dtype)
-    masks_all = _cuda.device_array(2 * n * width if predecessors or not frontier else 1,
+    # Whole items: a launch padded with idle rows (source -1) to whole 128-byte items
+    kept = gpu_rows.padded_rows if whole_items else int   # entries a vertex, by launch rows
+    stride = max(kept(min(width, k - start)) for start in range(0, k, width))
+    d_all = _cuda.device_array(n * stride, dtype=dtype)
+    masks_all = _cuda.device_array(2 * n * stride if predecessors or not frontier else 1,
                                    dtype=np.uint8)
-    pred_all = _cuda.device_array(n * width if predecessors else 1, dtype=index)
+    pred_all = _cuda.device_array(n * stride if predecessors else 1, dtype=index)
     tally = RunTally()
-    totals = {"iterations": 0, "relaxations": 0}
+    totals = {"iterations": 0, "relaxations": 0, "idle_rows": 0}
     steps, max_rounds, items = [_round_step()], None, None
     spread = bool(frontier and SPREAD_ITEMS and item_rows == 32 and not whole_items)
     if whole_items:
-        whole = WholeItems(n, width, dtype, bool(near_far))
+        whole = WholeItems(n, stride, dtype, bool(near_far))
         steps = whole_item_steps(whole.narrow(dgraph.num_edges), bool(near_far),
                                  WHOLE_ITEM_SHUFFLES, WHOLE_ITEM_PAIRS, WHOLE_ITEM_CLAIMS,
                                  WHOLE_ITEM_CLAIM_CHUNKS)
@@ -658,9 +666,10 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
     for start in range(0, k, width):
         batch = sources[start:start + width]
         rows = batch.shape[0]
-        d, masks = d_all[:n * rows], masks_all[:2 * n * rows]
-        problem = Problem(dgraph, batch, distances=d, tally=tally)
-        on_device = _cuda.to_device(batch)
+        launch = np.concatenate([batch, np.full(kept(rows) - rows, -1, np.int64)])
+        d, masks = d_all[:n * launch.shape[0]], masks_all[:2 * n * launch.shape[0]]
+        problem = Problem(dgraph, launch, distances=d, tally=tally)
+        on_device = _cuda.to_device(launch)
         if whole_items:
             state = whole.start(d, on_device, problem, step_of_delta if near_far else None)
         elif frontier:
@@ -677,12 +686,14 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
                                 max_registers=_register_cap(frontier, spread, whole_items))
         if negative:
             raise NegativeCycleError(negative_cycle_from(dgraph, batch))
-        for key in totals:
+        for key in ("iterations", "relaxations"):
             totals[key] += stats[key]
-        pred = pred_all[:n * rows] if predecessors else None
+        totals["idle_rows"] += launch.shape[0] - rows
+        pred = pred_all[:n * launch.shape[0]] if predecessors else None
         if predecessors:
             record_predecessors(problem, masks, pred, on_device, pull, loop)
-        out.write(start, d, on_device, problem.inf, tally, pred=pred, potentials=potentials)
+        out.write(start, d, on_device, problem.inf, tally, pred=pred, potentials=potentials,
+                  rows=rows)
         problem.release_scratch()  # its flags and counters serve the next batch
         if progress is not None:
             progress(start + rows, k)

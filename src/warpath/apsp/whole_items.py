@@ -44,6 +44,13 @@ claim their chunks from a counter of the round
 (:data:`~warpath.apsp.task_parallel.WHOLE_ITEM_CLAIMS`) rather than each taking every
 stride-th chunk, so that no round waits for the warp that drew the heaviest chunks.
 
+Since the thirty-fourth session a launch of whole items keeps a multiple of 32 rows a
+vertex when that adds at most one idle row in 16 (:func:`~warpath.apsp.gpu_rows.padded_rows`;
+an idle row has source -1, stays at ``inf`` and is not delivered): 1,000 rows keep 1,024,
+so that every item is one aligned 128-byte line, not two, for its reads and its
+``atomicMin``; 0.167 -> 0.158 s for the 1,000 sources, with the start's fill made
+grid-stride (docs/performance.md).
+
 **Near-far buckets** (``near_far=True``).  Without them an item is expanded in every
 round in which any of its 32 rows was lowered, 8.8 times per arc in the model's
 launch, because the rows' searches pass a vertex in different rounds.  With them,
@@ -154,16 +161,16 @@ def whole_item_steps(narrow: bool = False, near_far: bool = False,
 
     @cuda.jit(device=True)
     def gather(state, row, u, r):
-        """Row ``row`` of u's item: its distance; rows past the launch's last stay idle,
-        at ``inf``.  When the warp walks the arcs by shuffles, an unreached row (``inf``)
-        is active too, and :func:`relax` lowers nothing from it: every row is visited
-        there anyway (see :func:`~warpath.cuda.operators.advance_marked`), and ``active``
-        only decides whether its visits count, so the ``relaxations`` of a GPU count an
-        unreached row's arcs.  (Until the thirty-second session the walk branched on
-        ``active``, and a test of the distance here made the lane wait for its load
-        before it peeked: 13% of the stall samples of a 1,000-row launch, H200 profile,
-        thirty-first session.)  A lane that walks its own arcs (the simulator, or
-        ``shuffled=False``) skips such a row, and the walk."""
+        """Row ``row`` of u's item: its distance; rows past the launch's last stay idle, at
+        ``inf``.  When the warp walks the arcs by shuffles, an unreached row (``inf``) is
+        active too, and :func:`relax` lowers nothing from it: every row is visited there
+        anyway (see :func:`~warpath.cuda.operators.advance_marked`), and ``active`` only
+        decides whether its visits count, so the ``relaxations`` of a GPU count an unreached
+        row's arcs, and an idle row's (source -1, padding the launch).  (Until the
+        thirty-second session the walk branched on ``active``, and a test of the distance
+        here made the lane wait for its load before it peeked: 13% of the stall samples of a
+        1,000-row launch, H200 profile, thirty-first session.)  A lane that walks its own
+        arcs (the simulator, or ``shuffled=False``) skips such a row, and the walk."""
         if row >= state[2]:
             return False, state[4]
         du = state[0][position(u, state[2], row)]
@@ -278,7 +285,8 @@ def _mark_kernel():
     source, round 0's mark on the row's source item and (near-far, ``lows`` longer than
     one) its least lowered row, the source's 0 (after ``gpu_rows``' start kernel has
     filled d with ``inf`` and cleared every mark); the counters of claimed chunks
-    cleared."""
+    cleared.  A row whose source is -1 is idle (a launch padded to whole items,
+    :func:`~warpath.apsp.gpu_rows.padded_rows`): it stays at ``inf`` and lowers nothing."""
     global cuda
     from numba import cuda
 
@@ -289,7 +297,7 @@ def _mark_kernel():
         row = cuda.grid(1)
         if row < claims.shape[0]:
             claims[row] = 0
-        if row < sources.shape[0]:
+        if row < sources.shape[0] and sources[row] >= 0:   # -1: an idle row (padding)
             d[at(sources[row], sources.shape[0], row)] = 0
             item = sources[row] * groups + row // ITEM_ROWS
             marks[item] = 1
@@ -368,7 +376,7 @@ class WholeItems:
 
         from ..cuda.fills import fill_job, run_fills
         from ..cuda.mappings import item_groups
-        from ..cuda.runtime import THREADS, blocks_for
+        from ..cuda.runtime import THREADS, blocks_for, stride_blocks
         from . import gpu_rows
 
         rows = on_device.shape[0]
@@ -377,7 +385,7 @@ class WholeItems:
         marks = self.marks[:mark_slots(self.near_far) * items]
         lows = self.lows[:2 * items] if self.near_far else self.lows
         start_items = gpu_rows._kernels()[3]   # d filled with inf, every mark cleared
-        start_items[blocks_for(max(d.shape[0], marks.shape[0])), THREADS](
+        start_items[stride_blocks(max(d.shape[0], marks.shape[0])), THREADS](
             d, marks, on_device, problem.inf)
         if self.near_far:
             run_fills([fill_job(lows, lows.shape[0], problem.inf)])

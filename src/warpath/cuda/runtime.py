@@ -115,6 +115,34 @@ def blocks_for(items: int, threads: int = THREADS) -> int:
     return max(1, -(-int(items) // threads))
 
 
+#: Blocks an SM of a grid-stride kernel (:func:`stride_blocks`): two waves of the eight
+#: blocks of :data:`THREADS` an SM holds.
+STRIDE_BLOCKS_PER_SM = 16
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count() -> int:
+    """The current device's SM count (one driver query)."""
+    return int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+
+
+def stride_blocks(items: int, threads: int = THREADS) -> int:
+    """Blocks of ``threads`` for a grid-stride kernel over ``items``: a thread an item, at
+    most :data:`STRIDE_BLOCKS_PER_SM` an SM (under the simulator, two blocks).  A grid of
+    one thread an entry over 4.1 GB of distances was 4M blocks, and filled them in 2.8 ms on
+    the H200, half the bandwidth (docs/performance.md, thirty-fourth session).
+
+    Examples
+    --------
+    >>> stride_blocks(10, 32)
+    1
+    >>> stride_blocks(10**9) < blocks_for(10**9)   # capped
+    True
+    """
+    cap = 2 if SIMULATOR else STRIDE_BLOCKS_PER_SM * _sm_count()
+    return min(blocks_for(items, threads), cap)
+
+
 #: (max_cooperative_grid_blocks, the device's SM count) per (kernel, argument types, block
 #: size); kernels live as long as their factories' caches, so their ids stay theirs.
 _COOPERATIVE_LIMITS: dict = {}
