@@ -170,3 +170,6 @@ def test_padded_rows_round_up_to_whole_items_only_when_few_rows_idle():
         else:
             assert (-(-rows // 32) * 32 - rows) * gpu_rows.PAD_SHARE > rows
     assert gpu_rows.padded_rows(1000) == 1024 and gpu_rows.padded_rows(60, share=1) == 64
+    # a narrower launch never keeps more rows than a wider one (solve sizes by the widest)
+    assert all(gpu_rows.padded_rows(narrow) <= gpu_rows.padded_rows(wide)
+               for wide in range(1, 400) for narrow in range(1, wide))

@@ -637,9 +637,11 @@ def solve(graph, sources, *, predecessors=True, progress=None, group=GROUP, laun
         free_bytes=gpu_free_memory(), cache_bytes=gpu_rows.l2_cache_bytes(),
         min_groups=gpu_rows.frontier_groups(where) if frontier else 1)
     out.stage(width)
-    # Whole items: a launch padded with idle rows (source -1) to whole 128-byte items
+    # Whole items: a launch padded with idle rows (source -1) to whole 128-byte items.  A
+    # narrower last launch never keeps more than the first: it rounds up to the same 32 at
+    # most, and only when the first does too.
     kept = gpu_rows.padded_rows if whole_items else int   # entries a vertex, by launch rows
-    stride = max(kept(min(width, k - start)) for start in range(0, k, width))
+    stride = kept(width)
     d_all = _cuda.device_array(n * stride, dtype=dtype)
     masks_all = _cuda.device_array(2 * n * stride if predecessors or not frontier else 1,
                                    dtype=np.uint8)

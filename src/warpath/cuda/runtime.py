@@ -206,7 +206,7 @@ def cooperative_blocks(kernel, args, items: int, threads: int = THREADS,
 
         compiled = kernel.compile(tuple(typeof(a) for a in args))
         _COOPERATIVE_LIMITS[key] = (compiled.max_cooperative_grid_blocks(threads),
-                                    cuda.get_current_device().MULTIPROCESSOR_COUNT)
+                                    _sm_count())
     limit, sms = _COOPERATIVE_LIMITS[key]
     if limit < 1:
         raise RuntimeError("this kernel cannot be launched cooperatively on this GPU")
